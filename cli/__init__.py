@@ -1,0 +1,1 @@
+"""The ``orvena-bench`` command line."""

@@ -1,0 +1,1 @@
+"""The agent loop, model backends, recording and running."""

@@ -1,0 +1,64 @@
+"""The one interface every model backend implements.
+
+A backend opens one session per scenario run; the loop calls ``generate`` once per round with
+the whole conversation so far. A session may keep state across rounds (the MLX backend keeps
+the conversation's KV cache, the replay backend its position in the recorded rounds).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from formats.result import ResultLine, RoundTiming
+from formats.scenario import Scenario
+
+
+@dataclass(frozen=True)
+class ParsedCall:
+    """A tool call as the model wrote it: the declared name and its arguments."""
+
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass
+class Generation:
+    """One round's output."""
+
+    text: str  # the raw model text, markers included, as generated
+    content: str = ""  # the visible answer text (calls and reasoning removed)
+    reasoning: str = ""
+    calls: list[ParsedCall] = field(default_factory=list)
+    # Call text that could not be parsed, one entry per failed call.
+    parse_errors: list[str] = field(default_factory=list)
+    timing: RoundTiming = field(default_factory=RoundTiming)
+
+
+@dataclass(frozen=True)
+class SessionContext:
+    """What a backend may know about the run it serves."""
+
+    scenario: Scenario
+    seed: int
+    # The recorded line of this scenario, for the replay backend.
+    recorded: ResultLine | None = None
+
+
+class Session(Protocol):
+    def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
+        """Messages in the OpenAI chat form (system, user, assistant with tool_calls, tool);
+        tools in the OpenAI function form."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class Backend(Protocol):
+    name: str
+
+    def describe(self) -> dict[str, Any]:
+        """Provenance for the run manifest (model path, revision, template hash, ...)."""
+        ...
+
+    def open(self, context: SessionContext) -> Session: ...
