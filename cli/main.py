@@ -13,8 +13,7 @@ import sys
 from formats.errors import FormatError
 
 # Sub-command modules, in the order `--help` lists them.
-COMMAND_MODULES = (
-    "cli.score_cmd",
+COMMAND_MODULES: tuple[str, ...] = (
 )
 
 
