@@ -1,0 +1,42 @@
+"""Are a scenario's required answer strings grounded in what the agent could see?
+
+A required string must appear in the request, the history or a tool output of the reference
+path; otherwise a correct agent could only produce it by guessing. Exempt: answers from knowledge
+(no-tool and unsupported categories, the restraint set) and strings of punctuation only (the
+question marks of the ask set)."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+
+from formats.result import ResultLine
+from formats.scenario import Scenario
+from formats.textmatch import Folded
+
+KNOWLEDGE_CATEGORIES = frozenset({"no-tool", "unsupported"})
+
+
+def _punctuation_only(text: str) -> bool:
+    return all(unicodedata.category(ch)[0] in "PZS" for ch in text)
+
+
+def grounding_problems(scenario: Scenario, result: ResultLine, set_name: str) -> Iterator[str]:
+    if scenario.category in KNOWLEDGE_CATEGORIES or set_name == "restraint":
+        return
+    seen = Folded("\n".join([scenario.request, *(t.content for t in scenario.history),
+                             *result.tool_outputs()]))
+
+    def grounded(text: str) -> bool:
+        return _punctuation_only(text) or seen.has(text)
+
+    e = scenario.expect
+    for text in e.answer:
+        if not grounded(text):
+            yield f"required answer string {text!r} appears in no request, history or tool output"
+    groups = [("answerAny", e.answerAny)] if e.answerAny else []
+    groups += [(f"answerGroups[{i}]", g) for i, g in enumerate(e.answerGroups)]
+    for field, options in groups:
+        if not any(grounded(t) for t in options):
+            yield (f"none of {field} {options!r} appears in the request, history or a tool output "
+                   "of the reference path")
