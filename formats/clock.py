@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Any
 from datetime import date, datetime, time, timedelta, timezone
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -38,17 +39,27 @@ from formats.errors import FormatError
 # The card's fixed local moment.
 DEFAULT_MOMENT = datetime(2026, 11, 4, 10, 30)
 
-_OFFSET = re.compile(r"([+-])\s*(\d+)\s*([wdhm])")
+# An offset's sign may be left out after the first one: "-2h30m" is two and a half hours ago.
+_OFFSET = re.compile(r"([+-]?)\s*(\d+)\s*([wdhm])")
 _CLOCK_TIME = re.compile(r"(\d{1,2}):(\d{2})(?::(\d{2}))?")
 _RELATIVE = re.compile(
-    r"^\s*(?:now|(?P<offsets>(?:[+-]\s*\d+\s*[wdhm]\s*)+)?(?P<time>\d{1,2}:\d{2}(?::\d{2})?)?)\s*$"
+    r"^\s*(?:now|(?P<offsets>[+-]\s*\d+\s*[wdhm]\s*(?:[+-]?\s*\d+\s*[wdhm]\s*)*)?"
+    r"(?P<time>\d{1,2}:\d{2}(?::\d{2})?)?)\s*$"
 )
 # A token: {+1d}, {weekday+1d}, {weekday:+1d}, {iso:...}, ... Only these shapes are tokens, so
 # JSON braces in scripted MCP results are never mistaken for one.
 _TOKEN = re.compile(
-    r"\{(?:(?P<kind>weekday|iso|utc|date|datetime|time|local):?)?(?P<expr>[+-][^{}]*|now|\d{1,2}:\d{2}[^{}]*)\}"
+    r"\{(?:(?P<kind>weekday|iso|utc|date|datetime|time|local)(?::\s*)?)?(?P<expr>[+-][^{}]*|now|\d{1,2}:\d{2}[^{}]*)\}"
 )
 _TOKEN_KINDS = ("weekday", "iso", "utc", "date", "datetime", "time", "local")
+# Text that looks like a token but is not a valid one ({iso:tomorrow}, {weekdy+1d}, {+1d 25:00}):
+# an error, never a silent literal. JSON objects start with a quote, so they never look like this.
+_TOKEN_LIKE = re.compile(
+    _TOKEN.pattern
+    + r"|\{(?:[A-Za-z]+:?)?[+-]\s*\d[^{}]*\}|\{(?:" + "|".join(_TOKEN_KINDS) + r")\b[^{}]*\}"
+)
+# CLDR patterns quote literal text ('at', 'um'); the quotes are not part of the output.
+_CLDR_LITERAL = re.compile(r"'([^']*)'")
 
 
 def parse_relative(expr: str) -> tuple[timedelta, timedelta, time | None]:
@@ -56,9 +67,10 @@ def parse_relative(expr: str) -> tuple[timedelta, timedelta, time | None]:
     m = _RELATIVE.match(expr)
     if not m or not expr.strip():
         raise ValueError(f"not a relative time: {expr!r} (expected e.g. '+1d 10:00', '-2h', 'now')")
-    days, delta = timedelta(), timedelta()
+    days, delta, last_sign = timedelta(), timedelta(), "+"
     for sign, amount, unit in _OFFSET.findall(m.group("offsets") or ""):
-        n = int(amount) * (1 if sign == "+" else -1)
+        last_sign = sign or last_sign
+        n = int(amount) * (1 if last_sign == "+" else -1)
         if unit == "w":
             days += timedelta(days=7 * n)
         elif unit == "d":
@@ -113,10 +125,10 @@ class Clock:
         wall = self.moment + days
         if at is not None:
             wall = datetime.combine(wall.date(), at)
-        local = wall.replace(tzinfo=self.zone)
-        if delta:
-            local = (local.astimezone(timezone.utc) + delta).astimezone(self.zone)
-        return local
+        # Through UTC and back, so a wall time in a spring-forward gap (02:30 on the night clocks
+        # jump from 02:00 to 03:00) comes out as the instant it denotes (03:30), never as a
+        # local time that does not exist.
+        return (wall.replace(tzinfo=self.zone).astimezone(timezone.utc) + delta).astimezone(self.zone)
 
     def local(self, value: datetime) -> datetime:
         """Any datetime as an aware local one (naive values are local wall times)."""
@@ -128,7 +140,9 @@ class Clock:
         return self.local(value).strftime("%Y-%m-%dT%H:%M")
 
     def weekday_name(self, day: date) -> str:
-        return format_date(day, "EEEE", locale=self.babel_locale)
+        # The stand-alone name ("torstai"), not the in-sentence form ("torstaina" in Finnish):
+        # as a substring it matches both.
+        return format_date(day, "cccc", locale=self.babel_locale)
 
     def long_date(self, day: date) -> str:
         return format_date(day, "long", locale=self.babel_locale)
@@ -138,7 +152,8 @@ class Clock:
 
     def long_datetime(self, value: datetime) -> str:
         value = self.local(value)
-        pattern = get_datetime_format("long", locale=self.babel_locale)
+        pattern = str(get_datetime_format("long", locale=self.babel_locale))
+        pattern = _CLDR_LITERAL.sub(lambda m: m.group(1) or "'", pattern)
         return pattern.replace("{1}", self.long_date(value.date())).replace(
             "{0}", self.short_time(value.time()))
 
@@ -169,17 +184,36 @@ class Clock:
             return text
 
         def one(m: re.Match) -> str:
+            token = _TOKEN.fullmatch(m.group(0))
+            if token is None:
+                raise ValueError(f"bad token {m.group(0)}: not one of the card's token forms "
+                                 "(e.g. {+1d}, {weekday+1d}, {iso:+1d 10:00}, {utc:-2h})")
             try:
-                return self.token(m.group("kind"), m.group("expr"))
+                return self.token(token.group("kind"), token.group("expr"))
             except ValueError as e:
                 raise ValueError(f"bad token {m.group(0)}: {e}") from None
 
-        return _TOKEN.sub(one, text)
+        return _TOKEN_LIKE.sub(one, text)
+
+    def expand_data(self, value: Any, where: str = "") -> Any:
+        """Every string inside JSON-like data (dicts, lists, strings) expanded. A malformed token
+        raises ValueError naming its place, e.g. ``expect.calls[0].args[1]``."""
+        if isinstance(value, str):
+            try:
+                return self.expand(value)
+            except ValueError as e:
+                raise ValueError(f"{where}: {e}" if where else str(e)) from None
+        if isinstance(value, dict):
+            return {k: self.expand_data(v, f"{where}.{k}" if where else str(k))
+                    for k, v in value.items()}
+        if isinstance(value, list):
+            return [self.expand_data(v, f"{where}[{i}]") for i, v in enumerate(value)]
+        return value
 
 
 def find_tokens(text: str) -> list[str]:
     """Every token-shaped piece of text, malformed or not (for validation)."""
-    return [m.group(0) for m in _TOKEN.finditer(text)]
+    return [m.group(0) for m in _TOKEN_LIKE.finditer(text)]
 
 
 def token_kinds() -> tuple[str, ...]:

@@ -42,9 +42,13 @@ def iter_lines(path: str | Path) -> Iterator[tuple[int, bytes]]:
                 yield number, raw
 
 
-def read_models(path: str | Path, model: type[M]) -> list[M]:
-    """All lines of a file as models; raises one FormatError listing every bad line."""
-    items, errors = [], []
+def read_models(path: str | Path, model: type[M], *,
+                errors: list[FormatError] | None = None) -> list[M]:
+    """All lines of a file as models; raises one FormatError listing every bad line. With an
+    ``errors`` list, bad lines are added to it instead and the good ones returned, so one broken
+    line never stops the others."""
+    items, collect = [], errors
+    errors = []
     for number, raw in iter_lines(path):
         try:
             items.append(model.model_validate(orjson.loads(raw)))
@@ -52,7 +56,9 @@ def read_models(path: str | Path, model: type[M]) -> list[M]:
             errors.append(FormatError(f"not valid JSON ({e})", file=str(path), line=number))
         except ValidationError as e:
             errors.extend(line_errors(e, str(path), number))
-    if errors:
+    if collect is not None:
+        collect.extend(errors)
+    elif errors:
         raise FormatErrors(errors)
     return items
 
@@ -77,11 +83,14 @@ def append_line(handle: IO[bytes], model: BaseModel | dict) -> None:
     os.fsync(handle.fileno())
 
 
-def write_models(path: str | Path, models: Iterable[BaseModel]) -> None:
+def write_models(path: str | Path, models: Iterable[BaseModel | dict]) -> None:
     """Replace a file atomically (write beside it, then rename)."""
     path = Path(path)
     tmp = path.with_name(path.name + ".tmp")
     with open(tmp, "wb") as f:
         for m in models:
-            f.write(dumps(m.model_dump(mode="json", by_alias=True)))
+            f.write(dumps(m.model_dump(mode="json", by_alias=True) if isinstance(m, BaseModel) else m))
+        # On disk before the rename, so a crash leaves the old file or the new one, never half.
+        f.flush()
+        os.fsync(f.fileno())
     os.replace(tmp, path)

@@ -30,11 +30,16 @@ def _is_latin(ch: str) -> bool:
 
 
 @lru_cache(maxsize=65536)
+def _is_greek(ch: str) -> bool:
+    return unicodedata.name(ch, "").startswith("GREEK ")
+
+
+@lru_cache(maxsize=65536)
 def _fold_char(ch: str) -> str:
     if _is_latin(ch):
         return unidecode(ch).lower()
     name = unicodedata.name(ch, "")
-    if name.startswith("GREEK "):
+    if _is_greek(ch):
         base = unicodedata.normalize("NFD", ch)
         return unicodedata.normalize("NFC", "".join(c for c in base if c not in _GREEK_MARKS))
     if name.startswith("ARABIC ") and (
@@ -48,13 +53,16 @@ def fold(text: str) -> str:
     """Text folded for comparison (see the module's rules)."""
     if text.isascii():
         return text.lower()
-    text = unicodedata.normalize("NFKC", text).casefold()
-    out, after_latin = [], False
+    # Normalised again after case folding, which can decompose (ΰ casefolds to υ + marks).
+    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+    out, base = [], " "
     for ch in text:
-        if after_latin and unicodedata.combining(ch):
-            continue  # a mark left on a Latin letter (the dot of a case-folded İ)
+        if unicodedata.combining(ch):
+            if _is_latin(base) or (ch in _GREEK_MARKS and _is_greek(base)):
+                continue  # a mark left on a Latin letter (the dot of a case-folded İ) or on a Greek one
+        else:
+            base = ch
         out.append(_fold_char(ch))
-        after_latin = _is_latin(ch) if not unicodedata.combining(ch) else after_latin
     return "".join(out)
 
 
