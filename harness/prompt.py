@@ -1,0 +1,114 @@
+"""The system prompt of a round, rendered from the Jinja templates in ``prompts/``.
+
+Order: the catalog's base prompt and the runtime tool guidance (the same for every scenario, so a
+prompt cache can share them), then the phone's context (moment, locale, location, installed
+connections), then the guidance of the skills loaded so far in the turn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+import jinja2
+from babel import Locale
+
+from formats.catalog import Catalog, Skill
+from formats.clock import Clock
+from formats.paths import project_root
+from formats.scenario import Scenario
+
+
+def prompts_dir() -> Path:
+    return project_root() / "prompts"
+
+
+@dataclass(frozen=True)
+class Moment:
+    weekday: str  # in the phone's language
+    date: str  # long date in the phone's language
+    time: str  # local 24-hour time
+    iso: str  # local ISO 8601 without offset, the tools' form
+    zone: str
+    offset: str  # +01:00
+
+
+@dataclass(frozen=True)
+class ConnectionLine:
+    id: str
+    name: str
+    description: str
+
+
+@dataclass(frozen=True)
+class PhoneContext:
+    """What the model is told about the phone: the dynamic part of the system prompt."""
+
+    now: Moment
+    locale: str
+    location: str
+    connections: tuple[ConnectionLine, ...]
+
+
+def _locale_line(locale: str) -> str:
+    try:
+        name = Locale.parse(locale.replace("-", "_")).get_display_name("en")
+    except (ValueError, TypeError):
+        return locale
+    return f"{locale} ({name})" if name else locale
+
+
+def _location_line(location: object) -> str:
+    if isinstance(location, str):
+        return location
+    if not isinstance(location, dict):
+        return ""
+    place = str(location.get("place") or location.get("name") or "")
+    lat, lon = location.get("lat"), location.get("lon")
+    if lat is not None and lon is not None:
+        return f"{place} ({lat}, {lon})" if place else f"{lat}, {lon}"
+    return place
+
+
+def phone_context(scenario: Scenario, clock: Clock, catalog: Catalog) -> PhoneContext:
+    now = clock.now
+    offset = now.strftime("%z")
+    connections = []
+    for cid in scenario.connections:
+        c = catalog.connection(cid)
+        connections.append(ConnectionLine(cid, c.name if c else cid, c.description if c else ""))
+    return PhoneContext(
+        now=Moment(
+            weekday=clock.weekday_name(now.date()),
+            date=clock.long_date(now.date()),
+            time=now.strftime("%H:%M"),
+            iso=clock.iso_local(now),
+            zone=clock.time_zone,
+            offset=f"{offset[:3]}:{offset[3:]}",
+        ),
+        locale=_locale_line(clock.locale),
+        location=_location_line(scenario.phone.get("location")),
+        connections=tuple(connections),
+    )
+
+
+@lru_cache(maxsize=4)
+def _environment(directory: str) -> jinja2.Environment:
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(directory),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        autoescape=False,
+    )
+
+
+def render_system(catalog: Catalog, context: PhoneContext, skills: list[Skill] | tuple[Skill, ...] = (),
+                  directory: Path | None = None) -> str:
+    """The system prompt of one round."""
+    template = _environment(str(directory or prompts_dir())).get_template("system.jinja")
+    return template.render(base=catalog.systemPrompt, now=context.now, locale=context.locale,
+                           location=context.location, connections=context.connections,
+                           skills=list(skills)).strip() + "\n"

@@ -1,0 +1,141 @@
+"""Recording a turn as the card's result line, and the result files of a run.
+
+A result file holds one line per (scenario id, seed). Lines are appended, flushed and fsynced as
+each scenario ends, so a killed run keeps every finished scenario. When a file holds several lines
+for one (id, seed) (a ``--rerun`` that was killed before it compacted the file), the last one is
+the run's line: readers here always take the last.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from formats.jsonl import read_models, write_models
+from formats.result import CallRecord, Message, ResultLine, Round, RoundCall, TurnFailure
+from formats.scenario import Scenario
+from harness.backend import Generation
+from harness.routing import Routed
+
+MAX_MESSAGE_CHARS = 4000
+
+
+def cut(text: str) -> str:
+    """A transcript message's content, cut at the card's 4,000 characters."""
+    return text[:MAX_MESSAGE_CHARS]
+
+
+@dataclass
+class TurnRecord:
+    """Everything one scenario run records, filled as the loop goes."""
+
+    scenario: Scenario
+    model: str
+    seed: int
+    transcript: list[Message] = field(default_factory=list)
+    calls: list[CallRecord] = field(default_factory=list)
+    rounds: list[Round] = field(default_factory=list)
+    answer: str = ""
+    reasoning_characters: int = 0
+    failure: TurnFailure | None = None
+
+    def message(self, role: str, content: str) -> None:
+        self.transcript.append(Message(role=role, content=cut(content)))
+
+    def round(self, system: str, tool_names: list[str], generation: Generation) -> None:
+        self.reasoning_characters += len(generation.reasoning)
+        self.rounds.append(Round(
+            system=system,
+            tools=list(tool_names),
+            text=generation.text,
+            reasoning=generation.reasoning,
+            calls=[RoundCall(name=c.name, arguments=c.arguments) for c in generation.calls],
+            parseErrors=list(generation.parse_errors),
+            timing=generation.timing,
+        ))
+
+    def assistant(self, generation: Generation, internal_names: list[str]) -> None:
+        """The assistant message, its calls under the names the transcript uses."""
+        self.transcript.append(Message(
+            role="assistant", content=cut(generation.content),
+            calls=[RoundCall(name=n, arguments=c.arguments)
+                   for n, c in zip(internal_names, generation.calls, strict=True)]))
+
+    def tool_result(self, routed: Routed, arguments: dict[str, Any]) -> None:
+        outcome = routed.outcome
+        self.transcript.append(Message(role="tool", content=cut(outcome.text),
+                                       name=routed.internal, failed=outcome.failed))
+        record = CallRecord(tool=routed.public, arguments=arguments, failed=outcome.failed,
+                            matched=outcome.matched)
+        if not routed.declared:
+            record.declared = False  # an extra field: an MCP call made before load_tools
+        self.calls.append(record)
+
+    def parse_failure(self, text: str) -> None:
+        self.transcript.append(Message(role="tool", content=cut(text), failed=True))
+
+    def line(self, seconds: float) -> ResultLine:
+        s = self.scenario
+        return ResultLine(
+            id=s.id, language=s.language, category=s.category, model=self.model, seed=self.seed,
+            passed=False, issues=[], answer=self.answer, calls=self.calls,
+            transcript=self.transcript, seconds=round(seconds, 3),
+            reasoningCharacters=self.reasoning_characters, rounds=self.rounds,
+            failure=self.failure)
+
+
+# --- result files ----------------------------------------------------------------------------
+
+def results_path(out: str | Path, set_name: str, model: str, shard: tuple[int, int] | None = None) -> Path:
+    """``<out>/<set>/<model>.jsonl``; a shard writes ``<model>.shard-<i>-of-<n>.jsonl``."""
+    name = model if shard is None else f"{model}.shard-{shard[0]}-of-{shard[1]}"
+    return Path(out) / set_name / f"{name}.jsonl"
+
+
+def line_key(line: ResultLine) -> tuple[str, int]:
+    return (line.id, line.seed)
+
+
+def read_results(path: str | Path) -> list[ResultLine]:
+    """Every line of a result file; a missing file has none."""
+    return read_models(path, ResultLine) if Path(path).exists() else []
+
+
+def last_per_key(lines: Iterable[ResultLine]) -> list[ResultLine]:
+    """One line per (id, seed), the last written, in the order of first appearance."""
+    latest: dict[tuple[str, int], ResultLine] = {}
+    for line in lines:
+        latest[line_key(line)] = line
+    return list(latest.values())
+
+
+def recorded_keys(path: str | Path) -> set[tuple[str, int]]:
+    return {line_key(line) for line in read_results(path)}
+
+
+@contextmanager
+def appending(path: str | Path) -> Iterator[Any]:
+    """The result file opened for appending lines (its folder made if needed)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "ab") as handle:
+        yield handle
+
+
+def compact(path: str | Path) -> int:
+    """Rewrite a result file atomically with one line per (id, seed), the last written; returns
+    how many older lines were dropped."""
+    lines = read_results(path)
+    kept = last_per_key(lines)
+    if len(kept) != len(lines):
+        write_models(path, kept)
+    return len(lines) - len(kept)
+
+
+def write_results(path: str | Path, lines: Iterable[ResultLine]) -> None:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_models(path, lines)

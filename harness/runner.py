@@ -1,0 +1,202 @@
+"""Running a backend over scenario files: selection, resume, rerun, shards, progress, scoring.
+
+Each scenario file (a set) writes its own result file, ``<out>/<set>/<model>.jsonl`` (a shard
+writes ``<model>.shard-<i>-of-<n>.jsonl``; ``orvena-bench merge`` joins them). A line is keyed by
+(scenario id, seed) and appended as soon as its scenario ends.
+
+Lines already recorded for a selected (id, seed):
+- ``--resume`` skips them (a killed run goes on where it stopped);
+- ``--rerun`` runs them again: the new lines are appended as they finish, and at the end the file
+  is rewritten atomically with only the newest line per (id, seed), in place of the old one; other
+  seeds' and scenarios' lines are never touched (a rerun killed midway leaves both lines, and
+  every reader here takes the last);
+- otherwise the run stops before starting, with an error saying which flag to use, so a
+  second run never silently duplicates or replaces lines.
+
+A crash inside one scenario is recorded as a failed turn (``TurnFailure(kind="harness")``) and the
+run goes on. Every line is scored as it ends (``scoring.score``), so the progress bar shows passes
+so far; the summary tables are written at the end.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from tqdm import tqdm
+
+from formats.catalog import Catalog
+from formats.errors import FormatError
+from formats.jsonl import append_line
+from formats.result import ResultLine, TurnFailure
+from formats.scenario import Scenario
+from harness.backend import Backend
+from harness.loop import DEFAULT_MAX_ROUNDS, describe_error, run_scenario
+from harness.manifest import add_run, build_manifest
+from harness.recording import appending, compact, line_key, read_results, results_path
+from harness.validation.static import load_located
+
+SETS = ("bench", "restraint", "ask")
+
+
+def set_names(choice: str) -> list[str]:
+    """The sets a ``--set`` choice covers."""
+    if choice == "all":
+        return list(SETS)
+    if choice not in SETS:
+        raise FormatError(f"unknown set {choice!r} (one of {', '.join(SETS)}, all)")
+    return [choice]
+
+
+def short_name(model: str) -> str:
+    """A result file's model name from a model path or Hugging Face id:
+    ``mlx-community/Qwen3.5-4B-4bit`` -> ``qwen3.5-4b-4bit``."""
+    last = str(model).rstrip("/").rsplit("/", 1)[-1].lower()
+    return re.sub(r"[^a-z0-9._-]+", "-", last).strip("-.") or "model"
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``i/n`` (1-based) as (i, n)."""
+    m = re.fullmatch(r"\s*(\d+)\s*/\s*(\d+)\s*", text or "")
+    if not m or not 1 <= int(m.group(1)) <= int(m.group(2)):
+        raise FormatError(f"--shard must be i/n with 1 <= i <= n, got {text!r}")
+    return int(m.group(1)), int(m.group(2))
+
+
+def load_scenarios(path: str | Path) -> tuple[list[Scenario], list[FormatError]]:
+    """The scenarios of a file that load, and one error per line that does not: one broken
+    scenario never stops the others."""
+    if not Path(path).exists():
+        raise FormatError("no such scenario file", file=str(path))
+    items, errors = load_located(path)
+    return [i.scenario for i in items], errors
+
+
+@dataclass(frozen=True)
+class Selection:
+    ids: frozenset[str] = frozenset()
+    category: str | None = None
+    language: str | None = None
+    limit: int | None = None
+    shard: tuple[int, int] | None = None
+
+    def apply(self, scenarios: Iterable[Scenario]) -> list[Scenario]:
+        """Filters first, then the shard (every n-th of what is left, from the i-th), then the
+        limit, so shards of one selection never overlap."""
+        chosen = [s for s in scenarios
+                  if (not self.ids or s.id in self.ids)
+                  and (self.category is None or s.category == self.category)
+                  and (self.language is None or s.language == self.language)]
+        if self.shard is not None:
+            i, n = self.shard
+            chosen = chosen[i - 1::n]
+        return chosen[: self.limit] if self.limit is not None else chosen
+
+
+@dataclass
+class RunSpec:
+    backend: Backend
+    catalog: Catalog
+    model: str
+    seed: int = 7
+    max_rounds: int = DEFAULT_MAX_ROUNDS
+    out: Path = Path("results")
+    resume: bool = False
+    rerun: bool = False
+    shard: tuple[int, int] | None = None
+    flags: dict = field(default_factory=dict)
+    # The lines a replay plays, by (id, seed).
+    recorded: dict[tuple[str, int], ResultLine] | None = None
+    progress: bool = True
+
+
+@dataclass
+class SetResult:
+    set_name: str
+    path: Path
+    ran: int = 0
+    skipped: int = 0
+    passed: int = 0
+    failures: Counter = field(default_factory=Counter)
+    # Replay only: scenario id -> where the replayed line departs from the recorded one.
+    divergences: dict[str, list[str]] = field(default_factory=dict)
+    dropped: int = 0  # older lines a rerun replaced
+
+
+Scorer = Callable[[Scenario, ResultLine], ResultLine]
+
+
+def score_line(scenario: Scenario, line: ResultLine) -> ResultLine:
+    """The line with its verdict (``scoring.score``); a scorer crash is recorded in issues and
+    the line fails, so it is never taken for a pass."""
+    from scoring import score
+
+    try:
+        verdict = score(scenario, line)
+    except Exception as e:  # noqa: BLE001 - one scenario's scoring bug must not stop the run
+        return line.model_copy(update={"passed": False, "issues": [f"scoring failed: {describe_error(e)}"]})
+    return line.model_copy(update={"passed": bool(verdict.passed), "issues": list(verdict.issues)})
+
+
+def run_one(scenario: Scenario, spec: RunSpec, scorer: Scorer = score_line) -> ResultLine:
+    started = time.perf_counter()
+    recorded = spec.recorded.get((scenario.id, spec.seed)) if spec.recorded is not None else None
+    try:
+        line = run_scenario(scenario, spec.backend, spec.catalog, seed=spec.seed,
+                            max_rounds=spec.max_rounds, model=spec.model, recorded=recorded)
+    except Exception as e:  # noqa: BLE001 - run_scenario records its own errors; this is a last guard
+        line = ResultLine(id=scenario.id, language=scenario.language, category=scenario.category,
+                          model=spec.model, seed=spec.seed, seconds=round(time.perf_counter() - started, 3),
+                          failure=TurnFailure(kind="harness", message=describe_error(e)))
+    return scorer(scenario, line)
+
+
+def run_set(set_name: str, scenario_file: Path, scenarios: list[Scenario], spec: RunSpec,
+            scorer: Scorer = score_line) -> SetResult:
+    """Run the selected scenarios of one file into its result file."""
+    path = results_path(spec.out, set_name, spec.model, spec.shard)
+    result = SetResult(set_name, path)
+    done = {line_key(line) for line in read_results(path)}
+    todo = []
+    for s in scenarios:
+        if (s.id, spec.seed) in done and not spec.rerun:
+            result.skipped += 1
+        else:
+            todo.append(s)
+    if result.skipped and not spec.resume:
+        first = next(s.id for s in scenarios if (s.id, spec.seed) in done)
+        raise FormatError(
+            f"{result.skipped} selected scenarios are already recorded for seed {spec.seed} "
+            f"(e.g. {first}); use --resume to skip them or --rerun to replace them", file=str(path))
+    if not todo:
+        return result
+    add_run(path, build_manifest(backend=spec.backend.describe(), scenario_files=[scenario_file],
+                                 flags=spec.flags, seed=spec.seed))
+    bar = tqdm(total=len(todo), desc=f"{set_name}/{spec.model}", unit="scenario",
+               disable=not spec.progress, dynamic_ncols=True)
+    try:
+        with appending(path) as handle:
+            for scenario in todo:
+                line = run_one(scenario, spec, scorer)
+                append_line(handle, line)
+                result.ran += 1
+                result.passed += line.passed
+                if line.failure is not None:
+                    result.failures[line.failure.kind] += 1
+                if spec.recorded is not None and (scenario.id, spec.seed) in spec.recorded:
+                    from harness.backends.replay import divergences
+
+                    found = divergences(spec.recorded[(scenario.id, spec.seed)], line)
+                    if found:
+                        result.divergences[scenario.id] = found
+                bar.update(1)
+                bar.set_postfix_str(f"passed {result.passed}/{result.ran}")
+    finally:
+        bar.close()
+    if spec.rerun:
+        result.dropped = compact(path)
+    return result
