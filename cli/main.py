@@ -16,6 +16,9 @@ from formats.errors import FormatError
 COMMAND_MODULES: tuple[str, ...] = (
     "cli.validate_cmd",
     "cli.mcp_cmd",
+    "cli.run_cmd",
+    "cli.show_cmd",
+    "cli.merge_cmd",
 )
 
 

@@ -107,8 +107,15 @@ def _environment(directory: str) -> jinja2.Environment:
 
 def render_system(catalog: Catalog, context: PhoneContext, skills: list[Skill] | tuple[Skill, ...] = (),
                   directory: Path | None = None) -> str:
-    """The system prompt of one round."""
-    template = _environment(str(directory or prompts_dir())).get_template("system.jinja")
-    return template.render(base=catalog.systemPrompt, now=context.now, locale=context.locale,
-                           location=context.location, connections=context.connections,
-                           skills=list(skills)).strip() + "\n"
+    """The system prompt of one round: its parts, each from its own template, in cache order
+    (static first), separated by a blank line."""
+    env = _environment(str(directory or prompts_dir()))
+    parts = [
+        catalog.systemPrompt,
+        env.get_template("tool_guidance.jinja").render(),
+        env.get_template("context.jinja").render(
+            now=context.now, locale=context.locale, location=context.location,
+            connections=context.connections),
+        *(env.get_template("skill.jinja").render(skill=skill) for skill in skills),
+    ]
+    return "\n\n".join(p.strip() for p in parts if p.strip()) + "\n"
