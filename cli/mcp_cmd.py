@@ -103,6 +103,8 @@ def find_scenario(scenario_id: str, files: list[Path]) -> Scenario:
     """The scenario with this id; only its own line is validated, so a broken line elsewhere
     does not stop it."""
     for path in files:
+        if not path.is_file():
+            raise FormatError("no such scenario file", file=str(path))
         for number, raw in iter_lines(path):
             try:
                 data = orjson.loads(raw)

@@ -17,7 +17,7 @@ from typing import Any
 import anyio
 import orjson
 from mcp import Client, StdioServerParameters
-from mcp.types import Tool
+from mcp_types import Tool
 
 from formats.errors import FormatError
 

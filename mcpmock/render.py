@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from mcp.types import (
+from mcp_types import (
     AudioContent,
     CallToolResult,
     EmbeddedResource,

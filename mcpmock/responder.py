@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jsonschema.exceptions import best_match
-from mcp.types import CallToolResult, TextContent
+from mcp_types import CallToolResult, TextContent
 
 from formats.catalog import Catalog
 from formats.clock import Clock
