@@ -1,0 +1,44 @@
+"""Is a scenario solvable? The reference agent runs it through the real loop, against the real
+phone and scripted connections, and its line must pass the scenario's own checks.
+
+Beyond passing, the reference path must be clean: every call it makes succeeds (a failing call
+only in recovery and unsupported scenarios, or where an expected call says ``ok: false``), and
+every required answer string is grounded in what the agent could see."""
+
+from __future__ import annotations
+
+from formats.catalog import Catalog
+from formats.errors import FormatError
+from formats.languages import FAILURE_TOLERANT_CATEGORIES, LOADER_TOOLS
+from harness.backends.reference import ReferenceBackend
+from harness.loop import run_scenario
+from harness.runner import score_line
+from harness.validation.grounding import grounding_problems
+from harness.validation.static import Located, problem
+
+
+def _may_fail(item: Located) -> bool:
+    s = item.scenario
+    expected = [*s.expect.calls, *(c for seq in s.expect.anyOf for c in seq)]
+    return s.category in FAILURE_TOLERANT_CATEGORIES or any(c.ok is False for c in expected)
+
+
+def reference_problems(item: Located, catalog: Catalog) -> list[FormatError]:
+    s = item.scenario
+    line = score_line(s, run_scenario(s, ReferenceBackend(), catalog, model="reference"))
+    out = []
+    if line.failure is not None:
+        out.append(problem(item, f"the reference run failed ({line.failure.kind}: "
+                                 f"{line.failure.message})", "reference"))
+    for issue in line.issues:
+        out.append(problem(item, f"the reference run fails a check: {issue}", "expect"))
+    if not _may_fail(item):
+        # Tool messages answer the calls one to one, in order (parse failures have no name).
+        outputs = [m.content for m in line.transcript if m.role == "tool" and m.name]
+        for call, output in zip(line.calls, outputs, strict=False):
+            if call.failed and call.tool not in LOADER_TOOLS:
+                out.append(problem(item, f"the reference call {call.tool} failed: {output[:200]}",
+                                   "reference.calls"))
+    for message in grounding_problems(s, line, item.set_name):
+        out.append(problem(item, message, "expect"))
+    return out
