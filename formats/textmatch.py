@@ -14,6 +14,7 @@ JSON string read the same as the object.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from functools import lru_cache
 from typing import Any
@@ -26,7 +27,8 @@ _GREEK_MARKS = {"\u0301", "\u0308", "\u0344", "\u0342", "\u0313", "\u0314", "\u0
 
 @lru_cache(maxsize=65536)
 def _is_latin(ch: str) -> bool:
-    return unicodedata.name(ch, "").startswith("LATIN ")
+    # A letter: the LATIN CROSS is a symbol and stays as it is.
+    return unicodedata.name(ch, "").startswith("LATIN ") and unicodedata.category(ch)[0] == "L"
 
 
 @lru_cache(maxsize=65536)
@@ -49,21 +51,37 @@ def _fold_char(ch: str) -> str:
     return ch
 
 
+@lru_cache(maxsize=65536)
+def _fold_run(run: str) -> str:
+    return "".join(_fold_char(ch) for ch in run)
+
+
+# Every code point that folding can change: Latin beyond ASCII, Greek, and the Arabic tatweel and
+# vowel marks (a test checks that every code point outside this class folds to itself).
+_FOLDABLE = re.compile(
+    "[\u0080-\u02af\u1d00-\u1dbf\u1e00-\u1eff\u2184\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
+    "\U0001df00-\U0001dfff\u0370-\u03ff\u1f00-\u1fff\u0640\u064b-\u065f\u0670]+")
+_GREEK_MARK_CLASS = "[" + "".join(sorted(_GREEK_MARKS)) + "]"
+# Marks that NFKC could not compose into their letter: dropped after a Latin letter (the dot of a
+# case-folded İ) and Greek marks after a Greek letter. Rare, so looked for before any work.
+_MARK_CLASS = "[\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]"
+_COMBINING = re.compile(_MARK_CLASS)
+_MARKS_AFTER_GREEK = re.compile(f"(?<=[\u0370-\u03ff\u1f00-\u1fff]){_GREEK_MARK_CLASS}+")
+_MARKS_AFTER_LATIN = re.compile(f"(?<=[a-z]){_MARK_CLASS}+")
+
+
 def fold(text: str) -> str:
     """Text folded for comparison (see the module's rules)."""
     if text.isascii():
         return text.lower()
     # Normalised again after case folding, which can decompose (ΰ casefolds to υ + marks).
     text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    out, base = [], " "
-    for ch in text:
-        if unicodedata.combining(ch):
-            if _is_latin(base) or (ch in _GREEK_MARKS and _is_greek(base)):
-                continue  # a mark left on a Latin letter (the dot of a case-folded İ) or on a Greek one
-        else:
-            base = ch
-        out.append(_fold_char(ch))
-    return "".join(out)
+    marks = _COMBINING.search(text) is not None
+    if marks:
+        text = _MARKS_AFTER_GREEK.sub("", text)
+    # Latin letters become a-z here, so the marks left after them are found after a-z.
+    text = _FOLDABLE.sub(lambda m: _fold_run(m.group()), text)
+    return _MARKS_AFTER_LATIN.sub("", text) if marks else text
 
 
 def contains(haystack: str, needle: str) -> bool:

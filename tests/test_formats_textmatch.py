@@ -158,3 +158,14 @@ def test_greek_tonos_and_diaeresis_fold_deliberately():
     assert fold("πότε") == fold("ποτέ")         # "when" and "ever": the deliberate exception
     assert contains("ΟΔΟΣ ΕΡΜΟΥ", "οδός Ερμού")  # final sigma folds to σ
     assert not contains("Πέμπτη", "Πέντε")
+
+
+def test_every_code_point_the_fast_path_skips_folds_to_itself():
+    from formats.textmatch import _FOLDABLE, _fold_char
+
+    def normalised(ch):  # what fold() sees after NFKC and case folding
+        return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())
+
+    skipped = (chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c <= 0xDFFF)
+    skipped = (ch for ch in skipped if normalised(ch) == ch and not _FOLDABLE.match(ch))
+    assert [ch for ch in skipped if _fold_char(ch) != ch] == []
