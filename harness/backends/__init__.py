@@ -5,8 +5,9 @@ Backends are imported only when chosen, so a reference or replay run never loads
 
 from __future__ import annotations
 
+import argparse
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 from formats.errors import FormatError
@@ -77,3 +78,46 @@ def create(name: str, options: BackendOptions) -> Backend:
     except KeyError:
         raise FormatError(f"unknown backend {name!r} (one of {', '.join(BACKENDS)})") from None
     return factory(options)
+
+
+def make_backend(name: str, **options: Any) -> Backend:
+    """The backend called ``name``: options named like BackendOptions fields fill them, any other
+    option goes to the backend's constructor (``extra``), e.g. ``sampling``, ``max_tokens``."""
+    known = {f.name for f in fields(BackendOptions)} - {"extra"}
+    return create(name, BackendOptions(
+        **{k: v for k, v in options.items() if k in known},
+        extra={k: v for k, v in options.items() if k not in known}))
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """Sampling and generation flags of the model backends (mlx, openai); defaults are those of
+    harness/sampling.py and docs/backends.md."""
+    from harness.sampling import SamplingConfig
+
+    d = SamplingConfig()
+    g = parser.add_argument_group("sampling (mlx, openai)")
+    g.add_argument("--temperature", type=float, default=d.temperature,
+                   help=f"0 is greedy (default {d.temperature})")
+    g.add_argument("--top-p", type=float, default=d.top_p, help=f"default {d.top_p}")
+    g.add_argument("--top-k", type=int, default=d.top_k, help=f"0 is off (default {d.top_k})")
+    g.add_argument("--min-p", type=float, default=d.min_p, help=f"default {d.min_p}")
+    g.add_argument("--max-tokens", type=int, default=None,
+                   help="tokens per round (default 1024, 4096 with --thinking)")
+    g.add_argument("--cache-reuse", choices=["none", "rounds", "shared"], default="shared",
+                   help="mlx: what a round may take from earlier prefills (default shared: the "
+                        "conversation's cache and the prefix shared by all scenarios)")
+
+
+def model_extra(name: str, args: argparse.Namespace) -> dict[str, Any]:
+    """BackendOptions.extra for the mlx and openai backends from ``add_model_arguments`` flags."""
+    if name not in ("mlx", "openai"):
+        return {}
+    from harness.sampling import SamplingConfig
+
+    extra: dict[str, Any] = {
+        "sampling": SamplingConfig(temperature=args.temperature, top_p=args.top_p,
+                                   top_k=args.top_k, min_p=args.min_p),
+        "max_tokens": args.max_tokens}
+    if name == "mlx":
+        extra["reuse"] = args.cache_reuse
+    return extra

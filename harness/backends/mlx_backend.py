@@ -1,0 +1,320 @@
+"""The ``mlx`` backend: an mlx-lm model in this process.
+
+Each round renders the whole conversation with the model's own chat template (``tools=``,
+``add_generation_prompt=True`` and ``enable_thinking`` passed explicitly: mlx-lm's wrapper turns
+thinking on when the argument is missing), generates with the scenario's keyed sampler and
+splits the text with mlx-lm's tool parser.
+
+Prefilling each token once (see docs/backends.md):
+
+- round to round, the conversation's cache is kept. When the new prompt starts with everything
+  the cache holds (the last prompt, the generated tokens and the end-of-turn token), only the
+  added tokens are prefilled;
+- when re-rendering the history differs from the tokens the model generated (the model's text
+  was not in the template's canonical form), a trimmable cache (all-attention models) is cut
+  back to the common prefix; a cache with recurrent layers (Qwen3.5) cannot be cut, so the
+  session restarts from the longest snapshot that is a prefix of the new prompt. A snapshot is
+  a copy of the cache taken just before generating, at the end of each round's prompt;
+- across scenarios, the longest token prefix two scenarios' first prompts share (tool schemas
+  and the static system prompt) is prefilled once and snapshotted; each scenario starts from a
+  copy.
+
+None of this changes a token: the prompt is always the template's rendering of the messages, and
+the sampler's keys depend on the scenario, round and draw only (harness/sampling.py).
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import time
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Literal
+
+from formats.result import RoundTiming
+from harness.backend import Generation, SessionContext
+from harness.sampling import SamplingConfig, round_sampler
+from harness.toolcalls import parse_text, parser_module
+
+Reuse = Literal["none", "rounds", "shared"]
+REUSE_MODES: tuple[Reuse, ...] = ("none", "rounds", "shared")
+
+# Default round limits on generated tokens: a tool call with a long argument (an email body)
+# fits in 1024; thinking models need room to reason before they call.
+MAX_TOKENS = 1024
+MAX_TOKENS_THINKING = 4096
+# Snapshots a session keeps (the newest): a fallback needs the end of the previous prompt;
+# one more covers a model whose text diverges twice in a row.
+SESSION_SNAPSHOTS = 2
+# Shared prefixes kept per backend (one per distinct set of declared tools, in practice).
+SHARED_PREFIXES = 4
+# Below this many common tokens a shared prefix is not worth a snapshot.
+MIN_SHARED_TOKENS = 16
+
+
+def common_prefix(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> int:
+    n = min(len(a), len(b))
+    for i in range(n):
+        if a[i] != b[i]:
+            return i
+    return n
+
+
+@dataclass
+class Snapshot:
+    """A cache that holds exactly ``tokens``; never used directly, only copied."""
+
+    tokens: tuple[int, ...]
+    cache: list[Any]
+
+
+@dataclass
+class ReuseStats:
+    """Totals over a backend's life, for benchmarks: tokens prefilled and reused."""
+
+    prompt_tokens: int = 0
+    cached_tokens: int = 0
+    prefilled_tokens: int = 0  # includes shared prefixes prefilled once
+    generated_tokens: int = 0
+    rounds: int = 0
+    fallbacks: dict[str, int] = field(default_factory=dict)
+
+    def count(self, how: str) -> None:
+        self.fallbacks[how] = self.fallbacks.get(how, 0) + 1
+
+
+def _revision(path: Path) -> str | None:
+    """The commit of a Hugging Face cache snapshot (…/snapshots/<commit>), else None."""
+    return path.name if path.parent.name == "snapshots" else None
+
+
+def _version(package: str) -> str | None:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return None
+
+
+class MlxBackend:
+    name = "mlx"
+
+    def __init__(self, model: str, *, tool_format: str | None = None, thinking: bool = False,
+                 sampling: SamplingConfig | None = None, max_tokens: int | None = None,
+                 reuse: Reuse = "shared", prefill_step_size: int = 2048):
+        import mlx_lm
+
+        if reuse not in REUSE_MODES:
+            raise ValueError(f"reuse must be one of {REUSE_MODES}, got {reuse!r}")
+        if tool_format is not None:
+            parser_module(tool_format)  # fail early on an unknown name
+        tokenizer_config = {"tool_parser_type": tool_format} if tool_format else None
+        self.model_name = str(model)
+        self.model, self.tokenizer, self.config = mlx_lm.load(
+            self.model_name, tokenizer_config=tokenizer_config, return_config=True)
+        from mlx_lm.utils import _download
+
+        self.path = _download(self.model_name)  # already local after load: no download
+        # Qwen chat templates end every turn with <|im_end|>; some checkpoints name only
+        # <|endoftext|> as EOS, and the model would then write the next turn itself.
+        if "<|im_end|>" in self.tokenizer.get_vocab():
+            self.tokenizer.add_eos_token("<|im_end|>")
+        self.tool_format = tool_format or self.tokenizer.init_kwargs.get("tool_parser_type")
+        if self.tool_format is None:
+            raise ValueError(f"{model}: mlx-lm cannot tell the tool-call format from the chat "
+                             "template; pass --tool-format (e.g. json_tools, qwen3_coder)")
+        self.thinking = thinking
+        self.sampling = sampling or SamplingConfig()
+        self.max_tokens = max_tokens or (MAX_TOKENS_THINKING if thinking else MAX_TOKENS)
+        self.reuse: Reuse = reuse
+        self.prefill_step_size = prefill_step_size
+        self.stats = ReuseStats()
+        self._shared: list[Snapshot] = []
+        self._last_first_prompt: tuple[int, ...] = ()
+
+    # -- provenance -------------------------------------------------------------------------
+
+    def describe(self) -> dict[str, Any]:
+        template = self.tokenizer.chat_template or ""
+        return {
+            "backend": self.name,
+            "model": self.model_name,
+            "path": str(self.path),
+            "revision": _revision(self.path),
+            "modelType": self.config.get("model_type"),
+            "quantization": self.config.get("quantization"),
+            "chatTemplateSha256": hashlib.sha256(template.encode()).hexdigest(),
+            "toolFormat": self.tool_format,
+            "eosTokenIds": sorted(self.tokenizer.eos_token_ids),
+            "thinking": self.thinking,
+            "sampling": self.sampling.describe(),
+            "maxTokens": self.max_tokens,
+            "cacheReuse": self.reuse,
+            "versions": {p: _version(p) for p in ("mlx", "mlx-lm", "transformers")},
+        }
+
+    def open(self, context: SessionContext) -> "MlxSession":
+        return MlxSession(self, context)
+
+    # -- prompts ----------------------------------------------------------------------------
+
+    def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> list[int]:
+        return list(self.tokenizer.apply_chat_template(
+            messages, tools=tools or None, add_generation_prompt=True,
+            enable_thinking=self.thinking, tokenize=True))
+
+    def ends_in_reasoning(self, prompt: list[int]) -> bool:
+        """Whether the prompt leaves a think block open (Qwen3.5 with thinking on), so the
+        model's text starts as reasoning."""
+        tok = self.tokenizer
+        if not tok.has_thinking:
+            return False
+        return tok.rfind_think_start(prompt) > tok.rfind_think_end(prompt)
+
+    # -- shared prefixes ----------------------------------------------------------------------
+
+    def shared_snapshots(self) -> list[Snapshot]:
+        return self._shared
+
+    def learn_shared_prefix(self, prompt: list[int]) -> int:
+        """Called with each scenario's first prompt. Prefills and keeps the longest prefix it
+        shares with the previous scenario's first prompt, unless a kept prefix already covers
+        that much. Returns the tokens prefilled here (0 when nothing new was kept)."""
+        previous, self._last_first_prompt = self._last_first_prompt, tuple(prompt)
+        n = min(common_prefix(previous, prompt), len(prompt) - 1)
+        if n < MIN_SHARED_TOKENS:
+            return 0
+        if any(len(s.tokens) >= n and s.tokens[:n] == tuple(prompt[:n]) for s in self._shared):
+            return 0
+        from mlx_lm.models.cache import make_prompt_cache
+
+        cache = make_prompt_cache(self.model)
+        self._prefill(cache, prompt[:n])
+        self._shared.append(Snapshot(tuple(prompt[:n]), cache))
+        del self._shared[:-SHARED_PREFIXES]
+        self.stats.prefilled_tokens += n
+        return n
+
+    def _prefill(self, cache: list[Any], tokens: list[int]) -> None:
+        import mlx.core as mx
+        from mlx_lm.generate import generation_stream
+
+        with mx.stream(generation_stream):
+            for i in range(0, len(tokens), self.prefill_step_size):
+                self.model(mx.array(tokens[i:i + self.prefill_step_size])[None], cache=cache)
+                mx.eval([c.state for c in cache])
+
+
+class MlxSession:
+    """One scenario's conversation: its live cache and its snapshots."""
+
+    def __init__(self, backend: MlxBackend, context: SessionContext):
+        self.backend = backend
+        self.context = context
+        self.round = 0
+        self.cache: list[Any] | None = None
+        self.tokens: list[int] = []  # what self.cache holds
+        self.snapshots: list[Snapshot] = []
+
+    def close(self) -> None:
+        self.cache, self.tokens, self.snapshots = None, [], []
+
+    def _start(self, prompt: list[int]) -> tuple[list[Any], int, str]:
+        """A cache holding ``prompt[:n]`` for the largest n this session can offer, n < len:
+        the last prompt token is always run, for its logits."""
+        from mlx_lm.models.cache import can_trim_prompt_cache, make_prompt_cache
+        from mlx_lm.models.cache import trim_prompt_cache
+
+        b = self.backend
+        limit = len(prompt) - 1
+        if b.reuse != "none" and self.cache is not None:
+            n = common_prefix(self.tokens, prompt)
+            if n == len(self.tokens) and n <= limit:
+                return self.cache, n, "append"
+            if can_trim_prompt_cache(self.cache) and n > 0:
+                keep = min(n, limit)
+                trim_prompt_cache(self.cache, len(self.tokens) - keep)
+                return self.cache, keep, "trim"
+        candidates = self.snapshots if b.reuse != "none" else []
+        if b.reuse == "shared":
+            candidates = candidates + b.shared_snapshots()
+        best = max((s for s in candidates
+                    if len(s.tokens) <= limit and tuple(prompt[:len(s.tokens)]) == s.tokens),
+                   key=lambda s: len(s.tokens), default=None)
+        if best is not None:
+            return copy.deepcopy(best.cache), len(best.tokens), "snapshot"
+        return make_prompt_cache(b.model), 0, "fresh"
+
+    def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
+        import mlx.core as mx
+        from mlx_lm.generate import generate_step
+        from mlx_lm.models.cache import can_trim_prompt_cache
+
+        b = self.backend
+        started = time.perf_counter()
+        mx.reset_peak_memory()
+        prompt = b.render(messages, tools)
+        extra_prefill = 0
+        if b.reuse == "shared" and self.round == 0:
+            extra_prefill = b.learn_shared_prefix(prompt)
+        cache, cached, how = self._start(prompt)
+        if extra_prefill:
+            # The shared prefix was prefilled in this round: nothing here was reused.
+            cached_reported = 0
+        else:
+            cached_reported = cached
+        b.stats.count(how)
+
+        take_snapshot = b.reuse != "none" and not can_trim_prompt_cache(cache)
+        snapshot: Snapshot | None = None
+
+        def at_progress(done: int, total: int) -> None:
+            nonlocal snapshot
+            # generate_step prefills all but the last token, then calls back: the cache then
+            # holds exactly prompt[:-1], the point the next round's prompt may branch from.
+            if take_snapshot and snapshot is None and done == total - 1:
+                snapshot = Snapshot(tuple(prompt[:-1]), copy.deepcopy(cache))
+
+        sampler = round_sampler(b.sampling, self.context.seed, self.context.scenario.id,
+                                self.round)
+        generated: list[int] = []
+        first_token_at = None
+        eos = b.tokenizer.eos_token_ids
+        steps = generate_step(
+            mx.array(prompt[cached:]), b.model, max_tokens=b.max_tokens, sampler=sampler,
+            prompt_cache=cache, prefill_step_size=b.prefill_step_size,
+            prompt_progress_callback=at_progress)
+        for token, _ in steps:
+            if first_token_at is None:
+                first_token_at = time.perf_counter()
+            generated.append(token)
+            if token in eos:
+                break
+        steps.close()
+        finished = time.perf_counter()
+
+        # generate_step has run every yielded token (the end-of-turn one too) through the
+        # model, so the cache now holds the prompt and all generated tokens.
+        self.cache, self.tokens = cache, prompt + generated
+        if snapshot is not None:
+            self.snapshots = (self.snapshots + [snapshot])[-SESSION_SNAPSHOTS:]
+        self.round += 1
+
+        text_tokens = generated[:-1] if generated and generated[-1] in eos else generated
+        text = b.tokenizer.decode(text_tokens)
+        out = parse_text(text, b.tool_format, tools, in_reasoning=b.ends_in_reasoning(prompt))
+        first_token_at = first_token_at or finished
+        out.timing = RoundTiming(
+            promptTokens=len(prompt), cachedTokens=cached_reported,
+            generatedTokens=len(generated),
+            prefillSeconds=round(first_token_at - started, 6),
+            decodeSeconds=round(finished - first_token_at, 6),
+            peakMemoryGB=round(mx.get_peak_memory() / 1e9, 6))
+        st = b.stats
+        st.rounds += 1
+        st.prompt_tokens += len(prompt)
+        st.cached_tokens += cached
+        st.prefilled_tokens += len(prompt) - cached
+        st.generated_tokens += len(generated)
+        return out
