@@ -5,15 +5,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import PrivateAttr, ValidationError
+from pydantic import BaseModel, PrivateAttr, ValidationError
 
 from formats.clock import Clock
 from formats.errors import FormatError
 from formats.jsonl import FormatErrors
-from simphone.data import Album, PhoneData
+from simphone.data import Album, Location, PhoneData
 from simphone.errors import ToolError
+from simphone.units import Units
+
+M = TypeVar("M", bound=BaseModel)
 
 # Id prefixes of derived ids, per list (timers share the alarms list but count apart).
 ID_PREFIXES: dict[str, str] = {
@@ -82,6 +85,14 @@ class Phone(PhoneData):
         return self._clock.now
 
     @property
+    def units(self) -> Units:
+        return Units.for_locale(self._clock.locale)
+
+    def make(self, model: type[M], data: dict[str, Any]) -> M:
+        """A phone item built during the turn, with times read by the run's clock."""
+        return model.model_validate(data, context={"clock": self._clock})
+
+    @property
     def messages(self) -> list[SentMessage]:
         """Messages sent during the turn."""
         return self._messages
@@ -104,6 +115,13 @@ class Phone(PhoneData):
             raise ToolError(f"access to {_PERMISSION_SETTINGS.get(permission, permission)} is denied "
                             f"for the assistant; the user can allow it in Settings > Privacy & "
                             f"Security > {_PERMISSION_SETTINGS.get(permission, permission)}")
+
+    def here(self) -> Location:
+        """The phone's position, for tools that fall back on it; fails like the real phone."""
+        self.require("location")
+        if self.location is None:
+            raise ToolError("the phone's location is unknown (Location Services has no fix)")
+        return self.location
 
     def new_id(self, kind: str) -> str:
         """A fresh id for an item created during the turn (never reuses a deleted one)."""

@@ -148,21 +148,23 @@ def show_date(value: date) -> str:
 
 
 def show_span(start: datetime, end: datetime) -> str:
-    """``Thu 2026-11-05 10:00-11:00``, or both full date-times when the span crosses a day."""
-    if start.date() == end.date() or (end - start <= timedelta(days=1) and end.time() == time()
-                                      and end.date() == start.date() + timedelta(days=1)):
-        end_text = "24:00" if end.date() != start.date() else f"{end:%H:%M}"
-        return f"{show_datetime(start)}-{end_text}"
+    """``Thu 2026-11-05 10:00-11:00``; both full date-times when the span crosses midnight."""
+    if start.date() == end.date():
+        return f"{show_datetime(start)}-{end:%H:%M}"
+    if end.time() == time() and end.date() == start.date() + timedelta(days=1):
+        return f"{show_datetime(start)}-24:00"
     return f"{show_datetime(start)} to {show_datetime(end)}"
 
 
 def show_range(start: datetime, end: datetime) -> str:
-    """A query range: whole days as dates, otherwise date-times (end exclusive)."""
+    """A query range with its preposition: "on Thu 2026-11-05", "between Thu 2026-11-05 and
+    Sun 2026-11-08" (whole days), or "between <date-time> and <date-time>" (end exclusive)."""
     if start.time() == time() and end.time() == time():
         last = end.date() - timedelta(days=1)
-        return show_date(start.date()) if last == start.date() else \
-            f"{show_date(start.date())} and {show_date(last)}"
-    return f"{show_datetime(start)} and {show_datetime(end)}"
+        if last == start.date():
+            return f"on {show_date(start.date())}"
+        return f"between {show_date(start.date())} and {show_date(last)}"
+    return f"between {show_datetime(start)} and {show_datetime(end)}"
 
 
 def show_duration(value: timedelta) -> str:

@@ -1,0 +1,95 @@
+"""Forgiving search, the way a phone searches: case- and accent-insensitive (through
+formats.textmatch), partial words, words in any order, and a best partial match when no item
+holds every word of the query."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
+from formats.textmatch import fold
+
+T = TypeVar("T")
+
+_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+# Function words a user puts in a query that no item name holds ("my sister", "le café").
+# Kept small on purpose: only words that would otherwise make a good match fail.
+STOPWORDS = frozenset(fold(w) for w in """
+    my mine the a an of in on at near for to me
+    mein meine meinen meinem meiner der die das den dem im am
+    mon ma mes le la les du des de un une au aux pres
+    mi mis el los las del en cerca
+    mio mia miei mie il lo gli di vicino
+    meu minha meus minhas o os do da perto
+    mijn het een bij
+    min mitt mina
+    benim
+    moj moja moje mój
+    мой моя моё мои мій моя мої
+    minu minun
+    saya
+    můj moje
+    μου ο η το
+""".split())
+# Honorifics a Japanese or Korean query adds to a name ("田中さん", "민수 씨").
+_HONORIFICS = ("さん", "様", "さま", "くん", "君", "ちゃん", "先生", "씨", "님")
+
+
+def words(text: str) -> list[str]:
+    """The folded words of a text."""
+    return _WORD.findall(fold(text))
+
+
+def query_words(query: str) -> list[str]:
+    """The words of a query that carry meaning (all of them if all are function words)."""
+    found = words(query)
+    meaningful = [w for w in found if w not in STOPWORDS]
+    return meaningful or found
+
+
+def word_in(word: str, folded: str) -> bool:
+    """Whether a query word occurs in a folded text: short words whole, longer words as a part
+    ("pharm" in "pharmacy"), and plurals and other endings by a shared stem ("pharmacies")."""
+    if len(word) <= 2 and word.isascii():
+        return re.search(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", folded) is not None
+    if word in folded:
+        return True
+    for suffix in _HONORIFICS:
+        if word.endswith(suffix) and len(word) > len(suffix) and word[: -len(suffix)] in folded:
+            return True
+    if len(word) >= 5:
+        return word[: max(4, round(len(word) * 0.75))] in folded
+    return len(word) == 4 and word.endswith("s") and word[:-1] in folded
+
+
+def matches(query: str, text: str) -> bool:
+    """Whether every meaningful word of the query occurs in the text."""
+    folded = fold(text)
+    return all(word_in(w, folded) for w in query_words(query))
+
+
+def search(items: Iterable[T], query: str, text_of: Callable[[T], str]) -> list[T]:
+    """The items holding every word of the query; if none does, those holding the most words
+    (at least one), as a phone's search shows its best guesses. Order is kept."""
+    wanted = query_words(query)
+    if not wanted:
+        return []
+    scored = []
+    for item in items:
+        folded = fold(text_of(item))
+        scored.append((sum(word_in(w, folded) for w in wanted), item))
+    full = [item for score, item in scored if score == len(wanted)]
+    if full or len(wanted) < 2:
+        return full
+    best = max((score for score, _ in scored), default=0)
+    return [item for score, item in scored if score == best] if best else []
+
+
+def distance_km(lat1: float, lon1: float, lat2: float, lon2: float) -> float:
+    """Great-circle distance (haversine)."""
+    p1, p2 = math.radians(lat1), math.radians(lat2)
+    dp, dl = p2 - p1, math.radians(lon2 - lon1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371.0088 * math.asin(math.sqrt(a))
