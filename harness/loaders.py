@@ -113,13 +113,11 @@ class Toolset:
 
 
 def _names(arguments: dict[str, Any], key: str) -> list[str] | str:
-    """The list argument of a loader; a single string is read as a one-item list. Returns an
-    error text when the argument is missing or of the wrong type."""
+    """The list argument of a loader (the router has checked it against the catalog schema;
+    this guards a catalog without one). Returns an error text when it is not a list of names."""
     value = arguments.get(key)
-    if isinstance(value, str):
-        value = [value]
     if not isinstance(value, list) or not value or not all(isinstance(v, str) for v in value):
-        return f"error: {key} must be a non-empty list of strings"
+        return f"Error: field {key!r}: expected a non-empty list of names"
     return [v.strip() for v in value if v.strip()]
 
 

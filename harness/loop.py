@@ -38,7 +38,7 @@ def describe_error(error: BaseException) -> str:
 
 
 def parse_failure_text(error: str) -> str:
-    return (f"error: a tool call could not be read ({error[:300]}). "
+    return (f"Error: a tool call could not be read ({error[:300]}). "
             "Write each call exactly in the declared tool-call format.")
 
 

@@ -16,6 +16,7 @@ from typing import Any, Literal, Protocol
 
 from formats.tooling import ToolOutcome
 from harness.loaders import LOADER_FUNCTIONS, Toolset
+from simphone.run import argument_problem
 
 Kind = Literal["loader", "native", "mcp", "unknown"]
 
@@ -42,7 +43,7 @@ class Routed:
 
 def unknown_tool(name: str) -> ToolOutcome:
     return ToolOutcome(
-        f"error: unknown tool {name!r}. Call only declared tools; a connected service's "
+        f"Error: unknown tool {name!r}. Call only declared tools; a connected service's "
         "operations need load_connectors and load_tools first.",
         failed=True, matched=False)
 
@@ -51,6 +52,11 @@ def route(name: str, arguments: dict[str, Any], toolset: Toolset, host: ToolHost
     """Run one call and say what answered it."""
     loader = LOADER_FUNCTIONS.get(name)
     if loader is not None:
+        # Loaders are checked against their catalog schema like every native tool.
+        entry = toolset.catalog.tool(name)
+        problem = argument_problem(entry.parameters, arguments) if entry is not None else None
+        if problem:
+            return Routed("loader", ToolOutcome(f"Error: {problem}", failed=True, matched=False), name, name)
         return Routed("loader", loader(toolset, arguments), name, name)
     if toolset.catalog.tool(name) is not None:
         return Routed("native", host.native(name, arguments), name, name)

@@ -87,11 +87,15 @@ def test_invalid_arguments_to_an_mcp_operation_fail_without_ending_the_turn():
 
 
 def test_invalid_loader_arguments_fail_with_the_reason():
-    line, _, _ = run(scenario(), [call("load_tools", names="todoist/add-tasks"), call("load_skills"), "ok"])
-    assert [c.failed for c in line.calls] == [True, True]
-    # A single string is read as a one-item list; todoist is not installed here.
-    assert "Unknown (not an installed connection's operation): todoist/add-tasks" in line.transcript[2].content
-    assert line.transcript[4].content == "error: skills must be a non-empty list of strings"
+    texts = [call("load_tools", names="todoist/add-tasks"), call("load_skills"),
+             call("load_tools", names=["todoist/add-tasks"]), "ok"]
+    line, _, _ = run(scenario(), texts)
+    assert [(c.failed, c.matched) for c in line.calls] == [(True, False)] * 3
+    # Checked against the loaders' catalog schemas, in the phone's error wording.
+    assert line.transcript[2].content == "Error: field 'names': expected a list, got \"todoist/add-tasks\""
+    assert line.transcript[4].content == "Error: missing required field 'skills'"
+    # Well formed, but todoist is not installed in this scenario.
+    assert "Unknown (not an installed connection's operation): todoist/add-tasks" in line.transcript[6].content
 
 
 def test_reaching_the_round_limit_fails_the_turn():
@@ -161,10 +165,16 @@ def test_an_operation_of_a_connection_not_installed_is_unknown():
 
 def test_load_skills_returns_the_guidance_and_appends_it_to_the_system_prompt():
     guidance = next(s for s in catalog().skills if s.name == "calendar").guidance.strip()
-    line, _, _ = run(scenario(), [call("load_skills", skills=["calendar", "astrology"]), "ok"])
-    assert guidance in line.transcript[2].content and "astrology" in line.transcript[2].content
+    line, _, _ = run(scenario(), [call("load_skills", skills=["calendar"]), "ok"])
+    assert guidance in line.transcript[2].content
     assert guidance not in line.rounds[0].system
     assert line.rounds[1].system.rstrip().endswith(guidance)
+
+
+def test_a_skill_the_catalog_does_not_have_is_refused_by_its_schema():
+    line, _, _ = run(scenario(), [call("load_skills", skills=["calendar", "astrology"]), "ok"])
+    assert line.calls[0].failed and 'got "astrology"' in line.transcript[2].content
+    assert line.rounds[1].system == line.rounds[0].system
 
 
 def test_messages_are_cut_at_4000_characters_in_the_transcript_only():

@@ -1,0 +1,102 @@
+"""How big the first round's prompt is, and what the loaders add.
+
+Renders the real prompt of a scenario with six connections installed (the largest six fixtures
+by tool count, the worst case) through each tiny model's chat template with the declared tools,
+and counts it two ways:
+
+- tokens of the tiny models' tokenizers (a BPE with a 2k vocabulary trained on a few KB of text:
+  it splits English into far more pieces than a real 150k Qwen vocabulary, so this is an upper
+  bound);
+- characters / 4, the usual estimate for a Qwen-size vocabulary on English text and JSON.
+
+Also measured: the prompt after ``load_connectors`` of the largest connection and after
+``load_tools`` of three operations, and, for contrast, the prompt if every MCP tool of the six
+connections were declared at round 1.
+
+    python benchmarks/prompt_size.py
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from formats.catalog import load_catalog  # noqa: E402
+from formats.clock import clock_for  # noqa: E402
+from formats.paths import catalog_path  # noqa: E402
+from formats.scenario import Scenario  # noqa: E402
+from harness.loaders import LOADER_ARGUMENT, McpDirectory, Toolset, load_connectors, load_tools  # noqa: E402
+from harness.prompt import phone_context, render_system  # noqa: E402
+from mcpmock import fixture_for  # noqa: E402
+
+
+def main() -> None:
+    import mlx_lm
+
+    from harness.tiny_model import ARCHES, build_tiny_model
+
+    catalog = load_catalog(catalog_path())
+    sizes = []
+    for c in catalog.connections:
+        try:
+            sizes.append((len(fixture_for(c.id, catalog)), c.id))
+        except Exception:  # noqa: BLE001 - a connection whose fixture is not written yet
+            continue
+    six = [cid for _, cid in sorted(sizes, reverse=True)[:6]]
+    scenario = Scenario.model_validate({
+        "id": "en-mcp-prompt-size", "language": "en", "category": "mcp",
+        "request": "what did Aoife say in the last email about the lease?", "connections": six,
+        "phone": {"locale": "en_IE", "timeZone": "Europe/Dublin",
+                  "location": {"place": "Dublin, Ireland", "lat": 53.3498, "lon": -6.2603}}})
+    clock = clock_for(scenario.phone, scenario.language)
+    mcp = McpDirectory.from_fixtures({c: fixture_for(c, catalog) for c in six})
+    context = phone_context(scenario, clock, catalog)
+    system = render_system(catalog, context)
+
+    # Round 1; then after load_connectors of the largest connection; then after load_tools.
+    toolset = Toolset(catalog, mcp)
+    listing = load_connectors(toolset, {LOADER_ARGUMENT["load_connectors"]: [six[0]]}).text
+    ops = [t.public for t in mcp.connections[six[0]][:3]]
+    declared_msg = load_tools(toolset, {LOADER_ARGUMENT["load_tools"]: ops}).text
+    all_tools = Toolset(catalog, mcp)
+    all_tools.mcp_tools = [t for c in six for t in mcp.connections[c]]
+
+    user = {"role": "user", "content": scenario.request}
+    base = [{"role": "system", "content": system}, user]
+    after_list = base + [
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {
+            "name": "load_connectors", "arguments": {"connections": [six[0]]}}}]},
+        {"role": "tool", "tool_call_id": "call_1", "name": "load_connectors", "content": listing}]
+    after_load = after_list + [
+        {"role": "assistant", "content": "", "tool_calls": [{"id": "call_2", "type": "function", "function": {
+            "name": "load_tools", "arguments": {"names": ops}}}]},
+        {"role": "tool", "tool_call_id": "call_2", "name": "load_tools", "content": declared_msg}]
+    natives = Toolset(catalog, mcp).declared()
+    cases = [
+        ("round 1 (38 natives, 6 connections listed)", base, natives),
+        (f"after load_connectors({six[0]}: {len(mcp.connections[six[0]])} ops)", after_list, natives),
+        ("after load_tools (3 operations)", after_load, toolset.declared()),
+        (f"contrast: all {len(all_tools.mcp_tools)} MCP tools declared at round 1", base, all_tools.declared()),
+    ]
+    print(f"connections: {', '.join(f'{c} ({len(mcp.connections[c])})' for c in six)}")
+    print(f"system prompt: {len(system)} characters")
+    with tempfile.TemporaryDirectory() as tmp:
+        header = f"{'prompt':58} {'chars':>8} {'chars/4':>8}" + "".join(f" {a + ' tok':>12}" for a in ARCHES)
+        print(header)
+        tokenizers = {a: mlx_lm.load(str(build_tiny_model(Path(tmp) / a, a)))[1] for a in ARCHES}
+        for label, messages, tools in cases:
+            counts, chars = [], None
+            for arch, tok in tokenizers.items():
+                text = tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True,
+                                               enable_thinking=False, tokenize=False)
+                chars = len(text) if chars is None else chars
+                counts.append(len(tok.encode(text, add_special_tokens=False)))
+            print(f"{label:58} {chars:>8} {chars // 4:>8}" + "".join(f" {n:>12}" for n in counts))
+
+
+if __name__ == "__main__":
+    main()
