@@ -19,6 +19,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.run_cmd",
     "cli.show_cmd",
     "cli.merge_cmd",
+    "cli.tiny_cmd",
 )
 
 
