@@ -19,6 +19,9 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.run_cmd",
     "cli.show_cmd",
     "cli.merge_cmd",
+    "cli.summary_cmd",
+    "cli.compare_cmd",
+    "cli.report_cmd",
     "cli.tiny_cmd",
 )
 

@@ -1,0 +1,58 @@
+"""``orvena-bench summary RESULTS...``: the card's Results table, the by-category and by-language
+tables and the failure taxonomy, per model; ``--csv DIR`` writes the same as CSV files."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from reports import text
+from reports.build import build_tables
+from reports.csvfiles import write_tables
+from reports.inputs import Inputs, load_inputs
+from reports.runs import describe
+
+
+def add_inputs(parser: argparse.ArgumentParser) -> None:
+    """The arguments every report command shares."""
+    parser.add_argument("--scenarios", action="append", metavar="FILE",
+                        help="scenario file (repeatable; default: the project's scenarios/*.jsonl)")
+
+
+def read_inputs(results: list[str], args: argparse.Namespace) -> Inputs:
+    inputs = load_inputs(results, args.scenarios)
+    for warning in inputs.warnings():
+        print(f"orvena-bench: note: {warning}", file=sys.stderr)
+    return inputs
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    p = subparsers.add_parser("summary", help="pass counts per model: the card's Results table",
+                              description=__doc__)
+    p.add_argument("results", nargs="+", metavar="RESULTS",
+                   help="result files, or folders of them (e.g. results/)")
+    add_inputs(p)
+    p.add_argument("--csv", metavar="DIR", type=Path,
+                   help="also write summary.csv, by_category.csv, by_language.csv, failures.csv")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    inputs = read_inputs(args.results, args)
+    tables = build_tables(inputs)
+    models = inputs.results.models
+    print(describe(inputs.results))
+    print()
+    print(text.results_table(tables.card, models, title="Results"))
+    print()
+    print(text.results_table(tables.by_category, models,
+                             title="By category (bench, without the -conn copies)"))
+    print()
+    print(text.results_table(tables.by_language, models, title="By language (bench)"))
+    print()
+    print(text.taxonomy(tables.taxonomy, models))
+    if args.csv:
+        for path in write_tables(args.csv, tables, inputs.results):
+            print(f"wrote {path}")
+    return 0
