@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "cli.mcp_cmd",
     "cli.run_cmd",
     "cli.show_cmd",
+    "cli.score_cmd",
     "cli.merge_cmd",
     "cli.summary_cmd",
     "cli.compare_cmd",

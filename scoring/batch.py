@@ -1,0 +1,60 @@
+"""Scoring many lines at once: scenarios found by id across set files, expectations expanded once
+per scenario, and the language recognizer run over all answers on every core before the
+(pure, per-line) scoring."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from formats.errors import FormatError
+from formats.jsonl import read_models
+from formats.result import ResultLine
+from formats.scenario import Expect, Scenario
+from scoring.language import LanguageCheck
+from scoring.score import expected_for, score
+from scoring.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class Known:
+    """A scenario, the set it belongs to (its file's stem) and its expanded expectations."""
+
+    scenario: Scenario
+    set: str
+    expect: Expect
+
+
+def load_scenarios(paths: Iterable[str | Path], errors: list[FormatError]) -> dict[str, Known]:
+    """Every scenario of the files by id. Bad lines, bad tokens and ids found twice go to
+    ``errors``; the other scenarios still load."""
+    known: dict[str, Known] = {}
+    where: dict[str, str] = {}
+    for path in paths:
+        path = Path(path)
+        for scenario in read_models(path, Scenario, errors=errors):
+            if scenario.id in known:
+                errors.append(FormatError(f"scenario id {scenario.id!r} is also in {where[scenario.id]}",
+                                          file=str(path), field="id"))
+                continue
+            try:
+                expect = expected_for(scenario)
+            except FormatError as e:
+                errors.append(FormatError(e.reason, file=str(path), field="expect"))
+                continue
+            known[scenario.id] = Known(scenario, path.stem, expect)
+            where[scenario.id] = str(path)
+    return known
+
+
+def score_lines(pairs: Sequence[tuple[Known, ResultLine]], *,
+                language_check: LanguageCheck | bool = True) -> list[Verdict]:
+    """The verdict of every (scenario, result) pair, in order."""
+    # A check of its own (sharing the process's detector), so the primed confidences go with it.
+    check = LanguageCheck() if language_check is True else language_check
+    if check:
+        answers = (check.text_to_judge(r.answer.strip(), r.tool_outputs()) for _, r in pairs
+                   if r.answer.strip())
+        check.prime(t for t in answers if t is not None)
+    return [score(k.scenario, r, language_check=check, expect=k.expect) for k, r in pairs]

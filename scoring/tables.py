@@ -1,0 +1,158 @@
+"""Pass-count tables from verdicts: the card's Results rows (summary.csv), counts per category
+over the bench without the -conn copies (by_category.csv) and per language over the whole bench
+(by_language.csv). Pure functions to rows, and one writer."""
+
+from __future__ import annotations
+
+import csv
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+from formats.languages import APPLE_LANGUAGES
+
+BENCH = "bench"
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One scored line, as the tables see it. ``set`` is the scenario file's stem."""
+
+    set: str
+    model: str
+    seed: int
+    id: str
+    language: str
+    category: str
+    passed: bool
+
+    @property
+    def is_conn_copy(self) -> bool:
+        return self.id.endswith("-conn")
+
+
+# The card's Results rows: (label, which lines count).
+SUMMARY_ROWS: tuple[tuple[str, Callable[[Scored], bool]], ...] = (
+    ("all bench scenarios", lambda s: s.set == BENCH),
+    ("13 languages Apple's model supports", lambda s: s.set == BENCH and s.language in APPLE_LANGUAGES),
+    ("connections installed, -conn", lambda s: s.set == BENCH and s.is_conn_copy),
+    ("MCP scenarios", lambda s: s.set == BENCH and s.category == "mcp"),
+    ("restraint, diagnostic", lambda s: s.set == "restraint"),
+    ("asking for a missing detail, diagnostic", lambda s: s.set == "ask"),
+)
+
+
+def _percent(passed: int, total: int) -> str:
+    return f"{100.0 * passed / total:.1f}" if total else ""
+
+
+def _runs(lines: Iterable[Scored]) -> dict[tuple[str, int], list[Scored]]:
+    runs: dict[tuple[str, int], list[Scored]] = {}
+    for line in lines:
+        runs.setdefault((line.model, line.seed), []).append(line)
+    return dict(sorted(runs.items()))
+
+
+def summary_rows(lines: Iterable[Scored]) -> list[dict[str, object]]:
+    """Per model and seed, one row per Results row of the card that has any lines."""
+    rows = []
+    for (model, seed), run in _runs(lines).items():
+        for label, counts in SUMMARY_ROWS:
+            chosen = [s for s in run if counts(s)]
+            if chosen:
+                passed = sum(s.passed for s in chosen)
+                rows.append({"model": model, "seed": seed, "row": label, "passed": passed,
+                             "total": len(chosen), "percent": _percent(passed, len(chosen))})
+    return rows
+
+
+def _by(lines: Iterable[Scored], key: str, keep: Callable[[Scored], bool]) -> list[dict[str, object]]:
+    rows = []
+    for (model, seed), run in _runs(lines).items():
+        groups: dict[str, list[Scored]] = {}
+        for s in run:
+            if keep(s):
+                groups.setdefault(getattr(s, key), []).append(s)
+        for value, chosen in sorted(groups.items()):
+            passed = sum(s.passed for s in chosen)
+            rows.append({"model": model, "seed": seed, key: value, "passed": passed,
+                         "total": len(chosen), "percent": _percent(passed, len(chosen))})
+    return rows
+
+
+def by_category_rows(lines: Iterable[Scored]) -> list[dict[str, object]]:
+    """Per model, seed and category, over the bench without the -conn copies (as the card)."""
+    return _by(lines, "category", lambda s: s.set == BENCH and not s.is_conn_copy)
+
+
+def by_language_rows(lines: Iterable[Scored]) -> list[dict[str, object]]:
+    """Per model, seed and language, over the whole bench."""
+    return _by(lines, "language", lambda s: s.set == BENCH)
+
+
+def write_csv(path: str | Path, rows: list[dict[str, object]], columns: list[str]) -> None:
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def write_tables(directory: str | Path, lines: list[Scored]) -> list[Path]:
+    """summary.csv, by_category.csv and by_language.csv in directory; returns their paths."""
+    directory = Path(directory)
+    out = []
+    for name, rows, key in (("summary.csv", summary_rows(lines), "row"),
+                            ("by_category.csv", by_category_rows(lines), "category"),
+                            ("by_language.csv", by_language_rows(lines), "language")):
+        write_csv(directory / name, rows, ["model", "seed", key, "passed", "total", "percent"])
+        out.append(directory / name)
+    return out
+
+
+def format_summary(rows: list[dict[str, object]]) -> str:
+    """The summary rows as a plain-text table: one line per row, one column per model and seed."""
+    runs = list(dict.fromkeys((r["model"], r["seed"]) for r in rows))
+    labels = list(dict.fromkeys(r["row"] for r in rows))
+    cell = {(r["row"], r["model"], r["seed"]): f"{r['passed']}/{r['total']} ({r['percent']}%)"
+            for r in rows}
+    header = [""] + [f"{m} (seed {s})" for m, s in runs]
+    body = [[label] + [cell.get((label, m, s), "-") for m, s in runs] for label in labels]
+    widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]
+    return "\n".join("  ".join(c.ljust(w) for c, w in zip(row, widths)).rstrip()
+                     for row in [header, *body])
+
+
+def scenario_sets(scenario_files: Iterable[str | Path]) -> dict[str, str]:
+    """Scenario id -> its set (the file's stem), read without validating the scenarios."""
+    import orjson
+
+    from formats.jsonl import iter_lines
+
+    sets: dict[str, str] = {}
+    for path in scenario_files:
+        for _, raw in iter_lines(path):
+            try:
+                sets.setdefault(str(orjson.loads(raw)["id"]), Path(path).stem)
+            except (orjson.JSONDecodeError, KeyError, TypeError):
+                continue  # a broken line is reported by whoever loads the scenarios
+    return sets
+
+
+def write_summary_tables(results: str | Path,
+                         scenario_files: Iterable[str | Path] | None = None,
+                         errors: list | None = None) -> list[Path]:
+    """The three CSVs in ``results`` over every result file under it, from the verdicts recorded
+    in the lines. A line's set is its scenario's file stem, else its folder's name
+    (results/<set>/<model>.jsonl). Bad result lines raise, or go to ``errors`` when given."""
+    from formats.jsonl import read_models
+    from formats.paths import scenarios_dir
+    from formats.result import ResultLine
+
+    results = Path(results)
+    files = scenario_files if scenario_files is not None else sorted(scenarios_dir().glob("*.jsonl"))
+    sets = scenario_sets(files)
+    lines = [Scored(sets.get(r.id, path.parent.name), r.model, r.seed, r.id, r.language,
+                    r.category, r.passed)
+             for path in sorted(results.rglob("*.jsonl"))
+             for r in read_models(path, ResultLine, errors=errors)]
+    return write_tables(results, lines)
