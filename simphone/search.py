@@ -60,7 +60,7 @@ def word_in(word: str, folded: str) -> bool:
         if word.endswith(suffix) and len(word) > len(suffix) and word[: -len(suffix)] in folded:
             return True
     if len(word) >= 5:
-        return word[: max(4, round(len(word) * 0.75))] in folded
+        return word[: max(4, math.ceil(len(word) * 0.6))] in folded
     return len(word) == 4 and word.endswith("s") and word[:-1] in folded
 
 

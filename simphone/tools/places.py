@@ -175,7 +175,9 @@ def _times(route: Route, now: datetime, depart: datetime | None,
     if route.departures:
         reference = arrive or depart or now
         days = [reference.date() + timedelta(days=n) for n in (-1, 0, 1)]
-        slots = sorted(datetime.combine(d, t, reference.tzinfo) for d in days for t in route.departures)
+        # A departure already gone cannot be taken.
+        slots = sorted(slot for d in days for t in route.departures
+                       if (slot := datetime.combine(d, t, reference.tzinfo)) >= now)
         if arrive is not None:
             fitting = [s for s in slots if s + route.duration <= arrive]
             if not fitting:
