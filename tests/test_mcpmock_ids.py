@@ -2,11 +2,13 @@
 
 import re
 import uuid
+from pathlib import Path
 
 import pytest
 
 from mcpmock.ids import (
     NAMESPACE,
+    connection_uuid,
     internal_id,
     parse_internal,
     public_name,
@@ -79,3 +81,10 @@ def test_served_names_follow_the_mcp_name_syntax_and_map_back():
     assert split_served("add-tasks", ["todoist"], prefixed=False) == ("todoist", "add-tasks")
     assert split_served("slack.post", CONNECTIONS, prefixed=True) is None
     assert split_served("add-tasks", CONNECTIONS, prefixed=True) is None
+
+
+def test_the_documented_uuids_are_the_computed_ones():
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "mcp.md").read_text()
+    table = dict(re.findall(r"^\| ([a-z-]+) \| `([0-9a-f-]{36})` \|$", doc, re.MULTILINE))
+    assert sorted(table) == sorted(CONNECTIONS)
+    assert table == {c: connection_uuid(c) for c in CONNECTIONS}
