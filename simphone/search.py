@@ -50,10 +50,11 @@ def query_words(query: str) -> list[str]:
 
 
 def word_in(word: str, folded: str) -> bool:
-    """Whether a query word occurs in a folded text: short words whole, longer words as a part
-    ("pharm" in "pharmacy"), and plurals and other endings by a shared stem ("pharmacies")."""
+    """Whether a query word occurs in a folded text: short words at the start of a word ("b"
+    of "Aoife B"), longer words anywhere ("pharm" in "pharmacy"), and plurals and other endings
+    by a shared stem ("pharmacies")."""
     if len(word) <= 2 and word.isascii():
-        return re.search(rf"(?<![^\W_]){re.escape(word)}(?![^\W_])", folded) is not None
+        return re.search(rf"(?<![^\W_]){re.escape(word)}", folded) is not None
     if word in folded:
         return True
     for suffix in _HONORIFICS:

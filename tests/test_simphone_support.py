@@ -138,21 +138,21 @@ def make_phone(changes: dict[str, Any] | None = None, base: dict[str, Any] | Non
     return Phone.from_scenario(data, clock_for(data, language))
 
 
-def call(phone: Phone, name: str, **arguments: Any) -> ToolOutcome:
-    return run_tool(phone, name, arguments, catalog())
+def call(phone: Phone, tool: str, /, **arguments: Any) -> ToolOutcome:
+    return run_tool(phone, tool, arguments, catalog())
 
 
-def ok(phone: Phone, name: str, **arguments: Any) -> str:
+def ok(phone: Phone, tool: str, /, **arguments: Any) -> str:
     """The text of a call that must succeed."""
-    outcome = call(phone, name, **arguments)
+    outcome = call(phone, tool, **arguments)
     assert not outcome.failed, outcome.text
     assert outcome.matched
     return outcome.text
 
 
-def fails(phone: Phone, name: str, **arguments: Any) -> str:
+def fails(phone: Phone, tool: str, /, **arguments: Any) -> str:
     """The text of a call that must fail; failures are one line starting "Error:"."""
-    outcome = call(phone, name, **arguments)
+    outcome = call(phone, tool, **arguments)
     assert outcome.failed, outcome.text
     assert outcome.text.startswith("Error: ") and "\n" not in outcome.text, outcome.text
     return outcome.text
