@@ -10,7 +10,7 @@ from pathlib import Path
 from formats.catalog import load_catalog
 from formats.errors import FormatError
 from formats.paths import catalog_path, scenarios_dir
-from harness.backends import BACKENDS, BackendOptions, create
+from harness.backends import BACKENDS, BackendOptions, add_model_arguments, create, model_extra
 from harness.loop import DEFAULT_MAX_ROUNDS
 from harness.recording import last_per_key, line_key, read_results
 from harness.runner import SETS, RunSpec, Selection, load_scenarios, parse_shard, run_set, set_names, short_name
@@ -48,6 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible server (openai backend)")
     p.add_argument("--script", type=Path, metavar="FILE", help="texts to play (scripted backend)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_model_arguments(p)
     p.set_defaults(func=run)
 
 
@@ -98,8 +99,8 @@ def run(args: argparse.Namespace) -> int:
     backend = create(backend_name, BackendOptions(
         model=args.model, tool_format=args.tool_format, thinking=args.thinking,
         base_url=args.base_url, replay=str(args.replay) if args.replay else None,
-        script=str(args.script) if args.script else None))
-    flags = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items() if k != "func"}
+        script=str(args.script) if args.script else None, extra=model_extra(backend_name, args)))
+    flags = {k: v for k, v in vars(args).items() if k != "func"}
     flags["backend"] = backend_name
     spec = RunSpec(backend=backend, catalog=catalog, model=model, seed=args.seed,
                    max_rounds=args.max_rounds, out=args.out, resume=args.resume, rerun=args.rerun,
@@ -136,8 +137,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_tables(out: Path) -> None:
-    """The summary CSVs over every result file under ``out`` (scoring.tables)."""
-    from scoring.tables import write_summary_tables
+    """The summary CSVs over every result file under ``out`` (``<out>/<set>/<model>.jsonl``);
+    shard files count only while their merged file does not exist yet."""
+    from scoring.tables import Scored, write_tables as write_csvs
 
-    for path in write_summary_tables(out):
+    scored = []
+    for path in sorted(out.glob("*/*.jsonl")):
+        shard = path.name.split(".shard-")
+        if len(shard) == 2 and (path.parent / f"{shard[0]}.jsonl").exists():
+            continue
+        for line in last_per_key(read_results(path)):
+            scored.append(Scored(set=path.parent.name, model=line.model, seed=line.seed, id=line.id,
+                                 language=line.language, category=line.category, passed=line.passed))
+    for path in write_csvs(out, scored):
         print(f"wrote {path}")

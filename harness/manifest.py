@@ -107,6 +107,7 @@ def add_run(results: str | Path, entry: dict[str, Any]) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     runs = read_manifest(results) + [entry]
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_bytes(orjson.dumps({"runs": runs}, option=orjson.OPT_INDENT_2))
+    # Flags may hold paths and other plain values: written as their text.
+    tmp.write_bytes(orjson.dumps({"runs": runs}, option=orjson.OPT_INDENT_2, default=str))
     os.replace(tmp, path)
     return path

@@ -1,0 +1,181 @@
+"""``orvena-bench run``, ``merge`` and ``show`` end to end: the real phone, scripted connections
+and scorer, with the reference, scripted and replay backends. People are fictional."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from cli.main import main
+from formats.jsonl import read_models
+from formats.result import ResultLine
+from harness.manifest import read_manifest
+
+DUBLIN = {"locale": "en_IE", "timeZone": "Europe/Dublin",
+          "location": {"place": "Dublin, Ireland", "lat": 53.3498, "lon": -6.2603}}
+
+SCENARIOS = [
+    {"id": "en-calendar-move-dentist", "language": "en", "category": "calendar",
+     "request": "move my dentist to friday, same time",
+     "phone": {**DUBLIN, "events": [
+         {"title": "Dentist", "start": "+1d 09:00", "duration": "PT45M", "location": "Grafton Street, Dublin"},
+         {"title": "Team sync", "start": "+1d 10:00", "duration": "PT30M"}]},
+     "expect": {"calls": [{"tool": "update_event", "args": ["evt-1", "{+2d}T09:00"]}],
+                "forbid": ["delete_event"], "answerAny": ["Friday", "6 November"]},
+     "reference": {"calls": [{"tool": "list_events", "arguments": {"start": "{+1d}", "end": "{+2d}"}},
+                             {"tool": "update_event", "arguments": {"id": "evt-1", "start": "{+2d}T09:00"}}],
+                   "answer": "Done: your dentist appointment is now on Friday at 09:00."}},
+    {"id": "en-mcp-todoist-passport", "language": "en", "category": "mcp",
+     "request": "add renew passport to my todoist for monday",
+     "connections": ["todoist"], "phone": DUBLIN,
+     "tools": {"todoist/add-tasks": [{"match": ["passport"], "result": "Added task 8812: renew passport, due {+5d}"}]},
+     "expect": {"calls": [{"tool": "todoist/add-tasks", "args": ["passport"]}], "answer": ["passport"]},
+     "reference": {"calls": [{"tool": "todoist/add-tasks",
+                              "arguments": {"tasks": [{"content": "Renew passport", "dueString": "{+5d}"}]}}],
+                   "answer": "I added 'Renew passport' to Todoist for Monday."}},
+    {"id": "en-no-tool-christmas", "language": "en", "category": "no-tool",
+     "request": "how many days until christmas?", "phone": DUBLIN,
+     "expect": {"noTools": True, "answer": ["51"]},
+     "reference": {"calls": [], "answer": "There are 51 days left until Christmas Day."}},
+]
+
+
+@pytest.fixture()
+def pack(tmp_path) -> Path:
+    path = tmp_path / "mini.jsonl"
+    path.write_bytes(b"".join(orjson.dumps(s) + b"\n" for s in SCENARIOS))
+    return path
+
+
+def cli(*args: str | Path) -> int:
+    return main([str(a) for a in args])
+
+
+def lines(path: Path) -> list[ResultLine]:
+    return read_models(path, ResultLine)
+
+
+def test_the_reference_agent_passes_the_pack_and_writes_the_cards_files(pack, tmp_path, capsys):
+    out = tmp_path / "results"
+    assert cli("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress") == 0
+    recorded = lines(out / "mini" / "reference.jsonl")
+    assert [(r.id, r.passed, r.issues) for r in recorded] == [(s["id"], True, []) for s in SCENARIOS]
+    mcp = recorded[1]
+    assert [c.tool for c in mcp.calls] == ["load_connectors", "load_tools", "todoist/add-tasks"]
+    assert mcp.transcript[-2].name.startswith("mcp.") and mcp.transcript[-2].content.endswith("2026-11-09")
+    runs = read_manifest(out / "mini" / "reference.jsonl")
+    assert len(runs) == 1 and runs[0]["backend"]["backend"] == "reference" and runs[0]["seed"] == 7
+    assert set(runs[0]["scenarioFiles"]) == {str(pack)} and "commit" in runs[0]["harness"]
+    assert (out / "summary.csv").exists() and (out / "by_language.csv").exists()
+    assert "mini: 3/3 passed" in capsys.readouterr().out
+
+
+def test_a_second_run_refuses_until_told_to_resume_or_rerun(pack, tmp_path, capsys):
+    out = tmp_path / "r"
+    base = ("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress")
+    assert cli(*base, "--ids", "en-no-tool-christmas") == 0
+    assert cli(*base) == 2
+    assert "use --resume to skip them or --rerun to replace them" in capsys.readouterr().err
+    assert cli(*base, "--resume") == 0
+    assert [r.id for r in lines(out / "mini" / "reference.jsonl")] == [
+        "en-no-tool-christmas", "en-calendar-move-dentist", "en-mcp-todoist-passport"]
+
+
+def test_rerun_of_one_scenario_replaces_only_its_line_and_keeps_other_seeds(pack, tmp_path):
+    out = tmp_path / "r"
+    base = ("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress")
+    assert cli(*base) == 0
+    assert cli(*base, "--seed", "8", "--ids", "en-mcp-todoist-passport") == 0
+    before = lines(out / "mini" / "reference.jsonl")
+    assert cli(*base, "--rerun", "--ids", "en-calendar-move-dentist") == 0
+    after = lines(out / "mini" / "reference.jsonl")
+    assert [(r.id, r.seed) for r in after] == [(r.id, r.seed) for r in before]
+    changed = [a.id for a, b in zip(after, before) if a.seconds != b.seconds]
+    assert changed == ["en-calendar-move-dentist"]
+    assert len(read_manifest(out / "mini" / "reference.jsonl")) == 3
+
+
+def test_shards_split_a_run_without_overlap_and_merge_joins_them(pack, tmp_path):
+    out = tmp_path / "r"
+    for i in (1, 2):
+        assert cli("run", "--backend", "reference", "--scenarios", pack, "--out", out,
+                   "--shard", f"{i}/2", "--no-progress") == 0
+    shards = sorted((out / "mini").glob("reference.shard-*.jsonl"))
+    ids = [[r.id for r in lines(f)] for f in shards]
+    assert ids == [["en-calendar-move-dentist", "en-no-tool-christmas"], ["en-mcp-todoist-passport"]]
+    assert cli("merge", *shards) == 0
+    merged = lines(out / "mini" / "reference.jsonl")
+    assert sorted(r.id for r in merged) == sorted(s["id"] for s in SCENARIOS)
+    assert len(read_manifest(out / "mini" / "reference.jsonl")) == 2
+
+
+def test_merge_refuses_a_shard_set_with_a_missing_shard(pack, tmp_path, capsys):
+    out = tmp_path / "r"
+    assert cli("run", "--backend", "reference", "--scenarios", pack, "--out", out,
+               "--shard", "2/3", "--no-progress") == 0
+    assert cli("merge", out / "mini" / "reference.shard-2-of-3.jsonl") == 2
+    assert "missing shards [1, 3] of 3" in capsys.readouterr().err
+
+
+def test_replay_of_a_reference_run_reproduces_it_line_for_line(pack, tmp_path, capsys):
+    out = tmp_path / "r"
+    assert cli("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress") == 0
+    source = out / "mini" / "reference.jsonl"
+    assert cli("run", "--replay", source, "--scenarios", pack, "--out", out, "--no-progress") == 0
+    assert "replay: 3/3 lines reproduced exactly" in capsys.readouterr().out
+
+    def same(r: ResultLine) -> dict:
+        return r.model_dump(mode="json", exclude={"seconds", "model"})
+
+    assert [same(r) for r in lines(out / "mini" / "reference-replay.jsonl")] == [same(r) for r in lines(source)]
+
+
+def test_show_renders_the_scenario_and_its_run(pack, tmp_path, capsys):
+    out = tmp_path / "r"
+    assert cli("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress") == 0
+    capsys.readouterr()
+    assert cli("show", "en-mcp-todoist-passport", "--scenarios", pack,
+               "--results", out / "mini" / "reference.jsonl") == 0
+    shown = capsys.readouterr().out
+    assert "Request: add renew passport to my todoist for monday" in shown
+    assert "model reference, seed 7: PASSED" in shown
+    assert "-- round 3" in shown and "todoist/add-tasks" in shown
+    assert "Answer: I added 'Renew passport' to Todoist for Monday." in shown
+
+
+def test_a_killed_run_keeps_its_lines_and_resume_finishes_it(pack, tmp_path):
+    """A subprocess killed mid-run loses nothing recorded; --resume runs only what is left."""
+    many = tmp_path / "many.jsonl"
+    base = SCENARIOS[2]
+    many.write_bytes(b"".join(orjson.dumps({**base, "id": f"en-no-tool-christmas-{i}"}) + b"\n"
+                             for i in range(12)))
+    script = tmp_path / "script.json"
+    script.write_bytes(orjson.dumps({"delaySeconds": 0.4, "texts": {"*": ["There are 51 days left."]}}))
+    out = tmp_path / "r"
+    args = [sys.executable, "-m", "cli", "run", "--backend", "scripted", "--script", str(script),
+            "--scenarios", str(many), "--out", str(out), "--no-progress"]
+    result = out / "many" / "scripted.jsonl"
+    proc = subprocess.Popen(args, cwd=Path(__file__).resolve().parent.parent,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if result.exists() and len(result.read_bytes().splitlines()) >= 3:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    kept = lines(result)
+    assert 3 <= len(kept) < 12 and all(r.passed for r in kept)
+    assert main(args[3:] + ["--resume"]) == 0
+    final = lines(result)
+    assert sorted(r.id for r in final) == sorted(f"en-no-tool-christmas-{i}" for i in range(12))
+    assert [r.id for r in final[: len(kept)]] == [r.id for r in kept]
