@@ -63,16 +63,6 @@ class Rule:
                               is_error=self.error)
 
 
-def _expand(value: Any, clock: Clock) -> Any:
-    if isinstance(value, str):
-        return clock.expand(value)
-    if isinstance(value, list):
-        return [_expand(v, clock) for v in value]
-    if isinstance(value, dict):
-        return {k: _expand(v, clock) for k, v in value.items()}
-    return value
-
-
 def compile_rules(scenario: Scenario, clock: Clock) -> dict[tuple[str, str], list[Rule]]:
     """The scenario's rules by (connection, operation), tokens expanded; a malformed key or
     token is a FormatError naming the scenario and field."""
@@ -84,16 +74,17 @@ def compile_rules(scenario: Scenario, clock: Clock) -> dict[tuple[str, str], lis
                               f"<connection>/<operation>, not {key!r}", field=f"tools.{key}")
         compiled = []
         for i, rule in enumerate(entries):
+            where = f"tools.{key}[{i}]"
             try:
                 compiled.append(Rule(
-                    match=tuple(clock.expand(m) for m in rule.match),
+                    match=tuple(clock.expand_data(list(rule.match), f"{where}.match")),
                     nth=rule.nth,
-                    result=clock.expand(rule.result),
+                    result=clock.expand_data(rule.result, f"{where}.result"),
                     error=rule.error,
-                    structured=_expand(rule.structured, clock),
+                    structured=clock.expand_data(rule.structured, f"{where}.structured"),
                 ))
             except ValueError as e:
-                raise FormatError(f"scenario {scenario.id}: {e}", field=f"tools.{key}[{i}]") from e
+                raise FormatError(f"scenario {scenario.id}: {e}") from e
         rules[parts] = compiled
     return rules
 

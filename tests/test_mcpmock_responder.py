@@ -162,7 +162,7 @@ def test_missing_arguments_read_as_an_empty_object(fixtures):
 def test_a_bad_token_fails_when_the_responder_is_built(fixtures):
     with pytest.raises(FormatError) as e:
         make(fixtures, tools={"gmail/search_threads": [{"result": "on {weekday+1x}"}]})
-    assert "tools.gmail/search_threads[0]" in str(e.value)
+    assert "tools.gmail/search_threads[0].result: bad token {weekday+1x}" in str(e.value)
     assert "en-mcp-renew-passport" in str(e.value)
 
 
