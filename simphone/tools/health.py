@@ -22,7 +22,7 @@ def _value(metric: str, value: float, units: Units) -> str:
     if metric == "weight":
         return units.weight(value)
     if metric == "sleep":
-        return f"{number(value, 2)} h ({show_duration(timedelta(hours=value))})"
+        return f"{number(value, 2)} h ({show_duration(timedelta(minutes=round(value * 60)))})"
     digits = 0 if metric in ("steps", "flights", "heartRate", "restingHeartRate") else 1
     return f"{number(value, digits)} {HEALTH_UNITS[metric]}"
 
