@@ -228,3 +228,26 @@ def test_describe_records_what_a_rerun_needs(tiny_models):
     assert d["sampling"]["temperature"] == 0.5 and d["maxTokens"] == 1024
     assert d["thinking"] is False and d["cacheReuse"] == "shared"
     assert d["versions"]["mlx-lm"]
+
+
+@pytest.mark.parametrize("sampling", [GREEDY, SamplingConfig()], ids=["greedy", "seeded"])
+def test_batched_scenarios_write_the_tokens_of_sequential_ones(tiny_model, sampling):
+    from concurrent.futures import ThreadPoolExecutor
+
+    ids = [f"en-{i}" for i in range(5)]
+
+    def texts(backend, sid):
+        return [g.text for g in converse(backend, sid, rounds=2, rewrite=sid.endswith("1"))]
+
+    sequential = MlxBackend(str(tiny_model), sampling=sampling, max_tokens=10)
+    alone = {sid: texts(sequential, sid) for sid in ids}
+    batched = MlxBackend(str(tiny_model), sampling=sampling, max_tokens=10, batch=3)
+    try:
+        # One thread per running scenario, as a batched run drives them; five scenarios
+        # through three slots, so finished scenarios' slots are taken by waiting ones.
+        with ThreadPoolExecutor(3) as pool:
+            together = dict(zip(ids, pool.map(lambda sid: texts(batched, sid), ids)))
+    finally:
+        batched.close()
+    assert together == alone
+    assert batched.stats.prefilled_tokens == sequential.stats.prefilled_tokens

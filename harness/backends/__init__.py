@@ -106,6 +106,8 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--cache-reuse", choices=["none", "rounds", "shared"], default="shared",
                    help="mlx: what a round may take from earlier prefills (default shared: the "
                         "conversation's cache and the prefix shared by all scenarios)")
+    g.add_argument("--batch", type=int, default=1,
+                   help="mlx: decode this many scenarios together (run them in as many threads)")
 
 
 def model_extra(name: str, args: argparse.Namespace) -> dict[str, Any]:
@@ -120,4 +122,5 @@ def model_extra(name: str, args: argparse.Namespace) -> dict[str, Any]:
         "max_tokens": args.max_tokens}
     if name == "mlx":
         extra["reuse"] = args.cache_reuse
+        extra["batch"] = args.batch
     return extra

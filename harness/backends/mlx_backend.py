@@ -102,7 +102,7 @@ class MlxBackend:
 
     def __init__(self, model: str, *, tool_format: str | None = None, thinking: bool = False,
                  sampling: SamplingConfig | None = None, max_tokens: int | None = None,
-                 reuse: Reuse = "shared", prefill_step_size: int = 2048):
+                 reuse: Reuse = "shared", prefill_step_size: int = 2048, batch: int = 1):
         import mlx_lm
 
         if reuse not in REUSE_MODES:
@@ -132,6 +132,21 @@ class MlxBackend:
         self.stats = ReuseStats()
         self._shared: list[Snapshot] = []
         self._last_first_prompt: tuple[int, ...] = ()
+        if batch < 1:
+            raise ValueError(f"batch must be at least 1, got {batch}")
+        self.batch = batch
+        if batch == 1:
+            self.engine: Any = SequentialEngine(self)
+        else:
+            from harness.backends.mlx_batch import BatchEngine
+
+            self.engine = BatchEngine(self, batch)
+
+    def close(self) -> None:
+        """Stop the batch engine's thread, if any."""
+        close = getattr(self.engine, "close", None)
+        if close:
+            close()
 
     # -- provenance -------------------------------------------------------------------------
 
@@ -151,6 +166,7 @@ class MlxBackend:
             "sampling": self.sampling.describe(),
             "maxTokens": self.max_tokens,
             "cacheReuse": self.reuse,
+            "batch": self.batch,
             "versions": {p: _version(p) for p in ("mlx", "mlx-lm", "transformers")},
         }
 
@@ -206,6 +222,65 @@ class MlxBackend:
                 mx.eval([c.state for c in cache])
 
 
+@dataclass
+class RoundRun:
+    """What an engine returns for one round: the tokens and the cache that now holds
+    prompt + generated, and when things happened."""
+
+    generated: list[int]
+    cache: list[Any]
+    cached: int  # tokens reused, as reported in the round's timing
+    snapshot: Snapshot | None
+    started: float
+    first_token_at: float
+    finished: float
+    peak_memory_gb: float
+
+
+class SequentialEngine:
+    """One sequence at a time in the caller's thread, through ``generate_step``."""
+
+    def __init__(self, backend: MlxBackend):
+        self.backend = backend
+
+    def run(self, session: "MlxSession", prompt: list[int], sampler) -> RoundRun:
+        import mlx.core as mx
+        from mlx_lm.generate import generate_step
+
+        b = self.backend
+        started = time.perf_counter()
+        mx.reset_peak_memory()
+        cache, cached, reported, want_snapshot = session.plan(prompt)
+        snapshot: Snapshot | None = None
+
+        def at_progress(done: int, total: int) -> None:
+            nonlocal snapshot
+            # generate_step prefills all but the last token, then calls back: the cache then
+            # holds exactly prompt[:-1], the point the next round's prompt may branch from.
+            if want_snapshot and snapshot is None and done == total - 1:
+                snapshot = Snapshot(tuple(prompt[:-1]), copy.deepcopy(cache))
+
+        generated: list[int] = []
+        first_token_at = None
+        eos = b.tokenizer.eos_token_ids
+        steps = generate_step(
+            mx.array(prompt[cached:]), b.model, max_tokens=b.max_tokens, sampler=sampler,
+            prompt_cache=cache, prefill_step_size=b.prefill_step_size,
+            prompt_progress_callback=at_progress)
+        for token, _ in steps:
+            if first_token_at is None:
+                first_token_at = time.perf_counter()
+            generated.append(token)
+            if token in eos:
+                break
+        steps.close()
+        finished = time.perf_counter()
+        # generate_step has run every yielded token (the end-of-turn one too) through the
+        # model, so the cache now holds the prompt and all generated tokens.
+        return RoundRun(generated, cache, reported, snapshot, started,
+                        first_token_at or finished, finished, mx.get_peak_memory() / 1e9)
+
+
 class MlxSession:
     """One scenario's conversation: its live cache and its snapshots."""
 
@@ -219,6 +294,26 @@ class MlxSession:
 
     def close(self) -> None:
         self.cache, self.tokens, self.snapshots = None, [], []
+
+    def plan(self, prompt: list[int]) -> tuple[list[Any], int, int, bool]:
+        """Where this round starts: a cache holding ``prompt[:cached]``, ``cached`` itself, the
+        tokens to report as reused, and whether to snapshot the end of this prompt. Runs in
+        the engine's thread (it touches MLX arrays)."""
+        from mlx_lm.models.cache import can_trim_prompt_cache
+
+        b = self.backend
+        prefilled_prefix = 0
+        if b.reuse == "shared" and self.round == 0:
+            prefilled_prefix = b.learn_shared_prefix(prompt)
+        cache, cached, how = self._start(prompt)
+        b.stats.count(how)
+        b.stats.rounds += 1
+        b.stats.prompt_tokens += len(prompt)
+        b.stats.cached_tokens += cached
+        b.stats.prefilled_tokens += len(prompt) - cached
+        # A shared prefix prefilled in this very round was not reused: report it as prefilled.
+        reported = 0 if prefilled_prefix else cached
+        return cache, cached, reported, b.reuse != "none" and not can_trim_prompt_cache(cache)
 
     def _start(self, prompt: list[int]) -> tuple[list[Any], int, str]:
         """A cache holding ``prompt[:n]`` for the largest n this session can offer, n < len:
@@ -246,75 +341,29 @@ class MlxSession:
             return copy.deepcopy(best.cache), len(best.tokens), "snapshot"
         return make_prompt_cache(b.model), 0, "fresh"
 
+    def keep(self, prompt: list[int], run: RoundRun) -> None:
+        """The round's cache becomes the live one (engine thread)."""
+        self.cache, self.tokens = run.cache, prompt + run.generated
+        if run.snapshot is not None:
+            self.snapshots = (self.snapshots + [run.snapshot])[-SESSION_SNAPSHOTS:]
+        self.backend.stats.generated_tokens += len(run.generated)
+
     def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
-        import mlx.core as mx
-        from mlx_lm.generate import generate_step
-        from mlx_lm.models.cache import can_trim_prompt_cache
-
         b = self.backend
-        started = time.perf_counter()
-        mx.reset_peak_memory()
         prompt = b.render(messages, tools)
-        extra_prefill = 0
-        if b.reuse == "shared" and self.round == 0:
-            extra_prefill = b.learn_shared_prefix(prompt)
-        cache, cached, how = self._start(prompt)
-        if extra_prefill:
-            # The shared prefix was prefilled in this round: nothing here was reused.
-            cached_reported = 0
-        else:
-            cached_reported = cached
-        b.stats.count(how)
-
-        take_snapshot = b.reuse != "none" and not can_trim_prompt_cache(cache)
-        snapshot: Snapshot | None = None
-
-        def at_progress(done: int, total: int) -> None:
-            nonlocal snapshot
-            # generate_step prefills all but the last token, then calls back: the cache then
-            # holds exactly prompt[:-1], the point the next round's prompt may branch from.
-            if take_snapshot and snapshot is None and done == total - 1:
-                snapshot = Snapshot(tuple(prompt[:-1]), copy.deepcopy(cache))
-
         sampler = round_sampler(b.sampling, self.context.seed, self.context.scenario.id,
                                 self.round)
-        generated: list[int] = []
-        first_token_at = None
-        eos = b.tokenizer.eos_token_ids
-        steps = generate_step(
-            mx.array(prompt[cached:]), b.model, max_tokens=b.max_tokens, sampler=sampler,
-            prompt_cache=cache, prefill_step_size=b.prefill_step_size,
-            prompt_progress_callback=at_progress)
-        for token, _ in steps:
-            if first_token_at is None:
-                first_token_at = time.perf_counter()
-            generated.append(token)
-            if token in eos:
-                break
-        steps.close()
-        finished = time.perf_counter()
-
-        # generate_step has run every yielded token (the end-of-turn one too) through the
-        # model, so the cache now holds the prompt and all generated tokens.
-        self.cache, self.tokens = cache, prompt + generated
-        if snapshot is not None:
-            self.snapshots = (self.snapshots + [snapshot])[-SESSION_SNAPSHOTS:]
+        run = b.engine.run(self, prompt, sampler)
         self.round += 1
-
-        text_tokens = generated[:-1] if generated and generated[-1] in eos else generated
-        text = b.tokenizer.decode(text_tokens)
+        self.keep(prompt, run)
+        eos = b.tokenizer.eos_token_ids
+        generated = run.generated
+        text = b.tokenizer.decode(generated[:-1] if generated and generated[-1] in eos
+                                  else generated)
         out = parse_text(text, b.tool_format, tools, in_reasoning=b.ends_in_reasoning(prompt))
-        first_token_at = first_token_at or finished
         out.timing = RoundTiming(
-            promptTokens=len(prompt), cachedTokens=cached_reported,
-            generatedTokens=len(generated),
-            prefillSeconds=round(first_token_at - started, 6),
-            decodeSeconds=round(finished - first_token_at, 6),
-            peakMemoryGB=round(mx.get_peak_memory() / 1e9, 6))
-        st = b.stats
-        st.rounds += 1
-        st.prompt_tokens += len(prompt)
-        st.cached_tokens += cached
-        st.prefilled_tokens += len(prompt) - cached
-        st.generated_tokens += len(generated)
+            promptTokens=len(prompt), cachedTokens=run.cached, generatedTokens=len(generated),
+            prefillSeconds=round(run.first_token_at - run.started, 6),
+            decodeSeconds=round(run.finished - run.first_token_at, 6),
+            peakMemoryGB=round(run.peak_memory_gb, 6))
         return out
