@@ -9,11 +9,11 @@ from pathlib import Path
 import orjson
 import pytest
 from jsonschema import Draft202012Validator
+from test_simphone_support import catalog
 
 from formats.catalog import Permission
 from formats.languages import LOADER_TOOLS
 from simphone import NATIVE_TOOLS
-from test_simphone_support import catalog
 
 SPEC = Path("/work/shared/spec/native-tools.md")
 DATE_TIME = r"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$"

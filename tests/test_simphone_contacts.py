@@ -4,7 +4,6 @@ several languages, numbers), saving, and sending to the right person or failing 
 from __future__ import annotations
 
 import pytest
-
 from test_simphone_support import call, fails, make_phone, ok
 
 

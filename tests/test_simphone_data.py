@@ -9,11 +9,11 @@ from pathlib import Path
 
 import orjson
 import pytest
+from test_simphone_support import DUBLIN_PHONE, make_phone
 
 from formats.clock import clock_for
 from formats.errors import FormatError
 from simphone import Phone
-from test_simphone_support import DUBLIN_PHONE, make_phone
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "phone-data.md"
 

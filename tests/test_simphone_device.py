@@ -4,9 +4,9 @@ first, then the permission, and every model mistake a one-line failure, never an
 from __future__ import annotations
 
 import pytest
+from test_simphone_support import call, catalog, fails, make_phone, ok
 
 from simphone import NATIVE_TOOLS
-from test_simphone_support import call, catalog, fails, make_phone, ok
 
 
 def test_device_status_reads_every_part_of_the_state():

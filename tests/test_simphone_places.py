@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from test_simphone_support import fails, make_phone, ok
+
 from formats.clock import Clock
 from simphone import Phone
-from test_simphone_support import fails, make_phone, ok
 
 
 # --- weather --------------------------------------------------------------------------------

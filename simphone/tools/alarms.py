@@ -12,7 +12,7 @@ from simphone.phone import Phone
 from simphone.times import (
     WEEKDAY_CODES, argument_time, duration, show_datetime, show_duration, weekday_code,
 )
-from simphone.tools.common import by_id, count, labelled, line
+from simphone.tools.common import count, labelled, line, take
 
 _DAY_NAMES = dict(zip(WEEKDAY_CODES, ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")))
 
@@ -83,8 +83,7 @@ def schedule_alarm(phone: Phone, args: dict[str, Any]) -> str:
 
 
 def cancel_alarm(phone: Phone, args: dict[str, Any]) -> str:
-    alarm = by_id(phone.alarms, args["id"], "alarm or timer", "list_alarms")
-    phone.alarms.remove(alarm)
+    alarm = take(phone.alarms, args["id"], "alarm or timer", "list_alarms")
     if alarm.kind == "timer":
         return f"Cancelled timer {alarm.id}" + (f" ({alarm.label})" if alarm.label else "")
     at = f"{alarm.time:%H:%M}" if alarm.repeat else show_datetime(alarm.time)
@@ -128,8 +127,7 @@ def list_tasks(phone: Phone, args: dict[str, Any]) -> str:
 
 
 def cancel_task(phone: Phone, args: dict[str, Any]) -> str:
-    task = by_id(phone.tasks, args["id"], "scheduled task", "list_tasks")
-    phone.tasks.remove(task)
+    task = take(phone.tasks, args["id"], "scheduled task", "list_tasks")
     return f"Cancelled task {task.id}: {task.instruction}"
 
 

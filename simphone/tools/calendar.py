@@ -12,7 +12,7 @@ from simphone.search import matches
 from simphone.times import (
     argument_range, argument_time, show_date, show_range, show_span,
 )
-from simphone.tools.common import by_id, count, labelled, line, quoted
+from simphone.tools.common import by_id, count, labelled, line, quoted, take
 
 
 def when(event: Event) -> str:
@@ -109,8 +109,7 @@ def update_event(phone: Phone, args: dict[str, Any]) -> str:
 
 
 def delete_event(phone: Phone, args: dict[str, Any]) -> str:
-    event = by_id(phone.events, args["id"], "event", "list_events")
-    phone.events.remove(event)
+    event = take(phone.events, args["id"], "event", "list_events")
     return f"Deleted event {event.id}: {event.title}, {when(event)}"
 
 

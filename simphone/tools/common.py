@@ -13,16 +13,23 @@ class HasId(Protocol):
     id: str | None
 
 
-I = TypeVar("I", bound=HasId)
+Item = TypeVar("Item", bound=HasId)
 
 
-def by_id(items: Sequence[I], item_id: str, noun: str, finder: str) -> I:
+def by_id(items: Sequence[Item], item_id: str, noun: str, finder: str) -> Item:
     """The item with this id (case and spaces ignored), or a failure saying how to find it."""
     wanted = fold(item_id.strip())
     for item in items:
         if item.id is not None and fold(item.id) == wanted:
             return item
     raise ToolError(f"no {noun} with id {item_id!r}; call {finder} to find its id")
+
+
+def take(items: list[Item], item_id: str, noun: str, finder: str) -> Item:
+    """Remove the item with this id from its list (a delete or cancel) and return it."""
+    item = by_id(items, item_id, noun, finder)
+    items.remove(item)
+    return item
 
 
 def line(*parts: str | None) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from formats.textmatch import fold
 from simphone.data import Contact, Email, PhoneNumber
 from simphone.errors import ToolError
-from simphone.phone import PlacedCall, Phone, SentMessage
+from simphone.phone import Phone, PlacedCall, SentMessage
 from simphone.relations import canonical, relations_in
 from simphone.search import query_words, word_in
 from simphone.tools.common import by_id, count, labelled, line, quoted

@@ -10,8 +10,8 @@ from simphone.errors import ToolError
 from simphone.phone import Phone
 from simphone.search import matches, query_words, search
 from simphone.times import argument_range_end, argument_range_start, show_datetime
-from simphone.tools.contacts import find_contacts
 from simphone.tools.common import count, labelled, line, more, quoted
+from simphone.tools.contacts import find_contacts
 
 _SHOWN = 20
 # read_file returns a document's text up to this length, as the app cuts long files.

@@ -9,7 +9,7 @@ from simphone.data import Reminder
 from simphone.phone import Phone
 from simphone.search import matches
 from simphone.times import argument_range_end, argument_time, show_datetime
-from simphone.tools.common import by_id, count, labelled, line, quoted
+from simphone.tools.common import by_id, count, labelled, line, quoted, take
 
 
 def reminder_line(phone: Phone, reminder: Reminder) -> str:
@@ -82,8 +82,7 @@ def complete_reminder(phone: Phone, args: dict[str, Any]) -> str:
 
 
 def delete_reminder(phone: Phone, args: dict[str, Any]) -> str:
-    reminder = by_id(phone.reminders, args["id"], "reminder", "list_reminders")
-    phone.reminders.remove(reminder)
+    reminder = take(phone.reminders, args["id"], "reminder", "list_reminders")
     return f"Deleted reminder {reminder.id}: {reminder.title}"
 
 
