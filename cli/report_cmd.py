@@ -42,6 +42,8 @@ def run(args: argparse.Namespace) -> int:
     tmp = args.out.with_name(args.out.name + ".tmp")
     tmp.write_text(page, encoding="utf-8")
     tmp.replace(args.out)
-    print(f"wrote {args.out} ({len(page.encode()) / 1e6:.1f} MB; {len(results.models)} models, "
-          f"{sum(len(results.main_run(m).entries) for m in results.models)} scenario runs)")
+    runs = sum(len(results.main_run(m).entries) for m in results.models)
+    models = len(results.models)
+    print(f"wrote {args.out} ({len(page.encode()) / 1e6:.1f} MB; {models} model"
+          f"{'s' if models != 1 else ''}, {runs} scenario runs)")
     return 0

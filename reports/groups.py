@@ -1,17 +1,17 @@
 """The groups a report counts over: the card's Results rows, categories and languages.
 
-A group is a predicate over scenario runs; a Tally counts one run's passes within it.
+A group is a predicate over scenario runs; a Tally counts passes among some of them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from formats.languages import APPLE_LANGUAGES, CATEGORIES, LANGUAGES
 from formats.scenario import Scenario
 from reports.order import ordered
-from reports.runs import Entry, Key, Run
+from reports.runs import Entry
 
 
 def is_conn_copy(entry: Entry) -> bool:
@@ -84,13 +84,10 @@ class Tally:
     passed: int
     total: int
 
+    @classmethod
+    def of(cls, entries: Sequence[Entry]) -> Tally:
+        return cls(sum(e.line.passed for e in entries), len(entries))
+
     @property
     def rate(self) -> float:
         return self.passed / self.total if self.total else 0.0
-
-
-def tally(run: Run, group: Group, keys: Iterable[Key] | None = None) -> Tally:
-    """Passes of one run within a group, over ``keys`` when given (else every scenario run)."""
-    chosen = run.entries.values() if keys is None else (run.entries[k] for k in keys)
-    members = [e for e in chosen if group.contains(e)]
-    return Tally(sum(e.line.passed for e in members), len(members))

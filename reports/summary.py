@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from reports.groups import Group, Tally, tally
-from reports.runs import Results
+from reports.groups import Group, Tally
+from reports.runs import Entry, Results
 
 
 @dataclass(frozen=True)
@@ -42,23 +42,24 @@ class Row:
 
 def table(results: Results, groups: Sequence[Group]) -> list[Row]:
     """One row per group that any model ran."""
+    runs = {key: list(run.entries.values()) for key, run in results.runs.items()}
     rows = []
     for group in groups:
-        keys = {e.key for m in results.models for e in results.main_run(m).entries.values()
-                if group.contains(e)}
+        # Each run's members of the group, found once.
+        members = {key: [e for e in entries if group.contains(e)] for key, entries in runs.items()}
+        keys = {e.key for m in results.models for e in members[(m, results.main_seed(m))]}
         if not keys:
             continue
         cells = {}
         for model in results.models:
-            main = results.main_run(model)
-            mine = {e.key for e in main.entries.values() if group.contains(e)}
+            main = results.main_seed(model)
+            mine = {e.key for e in members[(model, main)]}
             if not mine:
                 continue
-            others = tuple(
-                (seed, tally(results.runs[(model, seed)], group))
-                for seed in results.seeds(model) if seed != main.seed
-                and {e.key for e in results.runs[(model, seed)].entries.values()
-                     if group.contains(e)} == mine)
-            cells[model] = Cell(tally(main, group), others)
+            others = tuple((seed, Tally.of(members[(model, seed)]))
+                           for seed in results.seeds(model)
+                           if seed != main and {e.key for e in members[(model, seed)]} == mine)
+            cells[model] = Cell(Tally.of(members[(model, main)]), others)
         rows.append(Row(group, len(keys), cells))
     return rows
+

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from formats.errors import FormatError
-from formats.scenario import Scenario
+from formats.scenario import Expect, Scenario
 from reports.runs import Entry
-from scoring import score
+from scoring import expected_for, score
 
 # Kinds a report adds to the scorer's: a turn that failed for a reason outside the model, and
 # lines that could not be scored again.
@@ -30,6 +30,7 @@ class FailureKinds:
         self.scenarios = scenarios
         self._passed: dict[tuple, bool] = {}
         self._kinds: dict[tuple, tuple[str, ...]] = {}
+        self._expect: dict[str, Expect] = {}
         self.errors: list[str] = []
 
     def __call__(self, entry: Entry) -> tuple[str, ...]:
@@ -57,7 +58,9 @@ class FailureKinds:
             self._kinds[key] = (UNSCORED,)
             return
         try:
-            verdict = score(scenario, entry.line)
+            if scenario.id not in self._expect:  # tokens expanded once per scenario
+                self._expect[scenario.id] = expected_for(scenario)
+            verdict = score(scenario, entry.line, expect=self._expect[scenario.id])
         except FormatError as e:  # a broken scenario is reported, never stops the report
             self.errors.append(str(e))
             self._kinds[key] = (SCENARIO_ERROR,)

@@ -75,12 +75,13 @@ def scenario(id: str, *, calls: list[dict] | None = None, answer: list[str] | No
             "expect": expect}
 
 
-def synthetic_ids(per_language: int = 13, conn: int = 100, h3: int = 40) -> list[str]:
-    """Bench-shaped ids: originals over 30 languages and 20 categories, then -h3 and -conn."""
+def synthetic_ids(conn: int = 100, h3: int = 40) -> list[str]:
+    """The bench's shape: 407 originals (13 per language, 30 in English) over the 20
+    categories, then 40 -h3 and 100 -conn copies: 547 ids."""
     ids = [f"{lang}-{CATEGORIES[(i + j) % len(CATEGORIES)]}-s{i}"
-           for j, lang in enumerate(LANGUAGES) for i in range(per_language)]
+           for j, lang in enumerate(LANGUAGES) for i in range(30 if lang == "en" else 13)]
     ids += [f"{LANGUAGES[i % 30]}-chain-x{i}-h3" for i in range(h3)]
-    ids += [f"{ids[i * 3]}-conn" for i in range(conn)]
+    ids += [f"{ids[i * 4]}-conn" for i in range(conn)]
     return ids
 
 
