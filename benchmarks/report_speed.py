@@ -25,7 +25,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 from reports_browser import Chromium  # noqa: E402
-from reports_data import synthetic_run, write_jsonl  # noqa: E402
+from reports_data import synthetic_run  # noqa: E402
 
 from cli.main import main  # noqa: E402
 
@@ -77,7 +77,8 @@ def run(repeat: int) -> None:
         full, full_build = build(Path(tmp) / "full", FULL, None)
         small, small_build = build(Path(tmp) / "small", {"orvena-4b": 0.8}, 60)
         with Chromium() as browser:
-            rows = {"full": measure(browser, full, repeat), "small": measure(browser, small, repeat)}
+            rows = {"full": measure(browser, full, repeat),
+                    "small": measure(browser, small, repeat)}
         rows["full"].update({"build s": full_build, "file MB": full.stat().st_size / 1e6})
         rows["small"].update({"build s": small_build, "file MB": small.stat().st_size / 1e6})
     keys = ["runs", "file MB", "build s", "load ms", "filter click ms", "open first scenario ms",

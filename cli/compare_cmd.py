@@ -55,8 +55,7 @@ def run(args: argparse.Namespace) -> int:
         if label_a == label_b:  # two checkpoints under one name: tell them apart by seed or file
             label_a, label_b = ((f"{a.model} seed {a.seed}", f"{b.model} seed {b.seed}")
                                 if a.seed != b.seed else (f"A ({args.a})", f"B ({args.b})"))
-        result = compare_runs(a, b, {**sides[0].scenarios, **sides[1].scenarios},
-                              label_a=label_a, label_b=label_b, reps=args.reps)
+        result = compare_runs(a, b, label_a=label_a, label_b=label_b, reps=args.reps)
         blocks.append(f"A = {label_a} (seed {a.seed}), B = {label_b} (seed {b.seed})\n"
                       + text.comparison(result, flips_shown=args.flips))
     for inputs in sides:

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     comparison = None
     if len(results.models) == 2:
         a, b = (results.main_run(m) for m in results.models)
-        comparison = compare_runs(a, b, inputs.scenarios, reps=args.reps)
+        comparison = compare_runs(a, b, reps=args.reps)
     page = render(ReportInput(
         title=args.title, results=results, scenarios=inputs.scenarios, card=tables.card,
         by_category=tables.by_category, by_language=tables.by_language,

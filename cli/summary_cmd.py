@@ -9,7 +9,7 @@ from pathlib import Path
 
 from reports import text
 from reports.build import build_tables
-from reports.csvfiles import write_tables
+from reports.csvfiles import write_all
 from reports.inputs import Inputs, load_inputs
 from reports.runs import describe
 
@@ -34,7 +34,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="result files, or folders of them (e.g. results/)")
     add_inputs(p)
     p.add_argument("--csv", metavar="DIR", type=Path,
-                   help="also write summary.csv, by_category.csv, by_language.csv, failures.csv")
+                   help="also write summary.csv, by_category.csv, by_language.csv (the scorer's "
+                        "tables, every seed) and failures.csv (the failure taxonomy)")
     p.set_defaults(func=run)
 
 
@@ -53,6 +54,6 @@ def run(args: argparse.Namespace) -> int:
     print()
     print(text.taxonomy(tables.taxonomy, models))
     if args.csv:
-        for path in write_tables(args.csv, tables, inputs.results):
+        for path in write_all(args.csv, inputs.results, tables.taxonomy):
             print(f"wrote {path}")
     return 0

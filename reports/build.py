@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-
-from formats.scenario import Scenario
 
 from reports.compare import Comparison, compare
 from reports.groups import card_rows, category_groups, language_groups
@@ -28,7 +25,7 @@ class Tables:
 def build_tables(inputs: Inputs) -> Tables:
     entries = entries_of(inputs.results)
     return Tables(
-        card=table(inputs.results, card_rows(inputs.scenarios)),
+        card=table(inputs.results, card_rows()),
         by_category=table(inputs.results, category_groups(entries)),
         by_language=table(inputs.results, language_groups(entries)),
         taxonomy=taxonomy(inputs.results, inputs.kinds),
@@ -45,9 +42,9 @@ def seed_reports(inputs: Inputs) -> list[SeedReport]:
     return out
 
 
-def compare_runs(a: Run, b: Run, scenarios: Mapping[str, Scenario], **options: Any) -> Comparison:
+def compare_runs(a: Run, b: Run, **options: Any) -> Comparison:
     """B against A with deltas by Results row, by category and by language."""
     entries = [*a.entries.values(), *b.entries.values()]
-    sections = {"Results row": card_rows(scenarios), "category": category_groups(entries),
+    sections = {"Results row": card_rows(), "category": category_groups(entries),
                 "language": language_groups(entries)}
     return compare(a, b, sections, **options)

@@ -66,7 +66,8 @@ class Comparison:
                 f"{format_p(self.p_value)}")
         flips = (f"{len(self.only_b)} scenarios pass only in {self.b}, "
                  f"{len(self.only_a)} only in {self.a}")
-        verdict = "" if self.p_value < 0.05 else "; the difference is not significant at the 5% level"
+        verdict = ("" if self.p_value < 0.05
+                   else "; the difference is not significant at the 5% level")
         return f"{head}, {tail} ({flips}){verdict}."
 
 
@@ -101,5 +102,5 @@ def _deltas(a: Run, b: Run, paired: Sequence[Key], groups: Sequence[Group]) -> I
     for group in groups:
         members = [k for k in paired if group.contains(a.entries[k])]
         if members:
-            yield Delta(group.name, len(members), sum(a.passed(k) for k in members),
+            yield Delta(group.heading, len(members), sum(a.passed(k) for k in members),
                         sum(b.passed(k) for k in members))

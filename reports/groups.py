@@ -1,82 +1,61 @@
 """The groups a report counts over: the card's Results rows, categories and languages.
 
-A group is a predicate over scenario runs; a Tally counts passes among some of them.
+The Results rows are the scorer's own (scoring.tables.SUMMARY_ROWS), so the report and the CSV
+files of ``orvena-bench score`` always count the same scenarios. Categories are counted over
+the bench without the -conn copies and languages over the whole bench, as the card does.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from formats.languages import APPLE_LANGUAGES, CATEGORIES, LANGUAGES
-from formats.scenario import Scenario
+from formats.languages import CATEGORIES, LANGUAGES
 from reports.order import ordered
 from reports.runs import Entry
+from scoring.tables import BENCH, SUMMARY_ROWS, Scored
 
 
-def is_conn_copy(entry: Entry) -> bool:
-    return entry.line.id.endswith("-conn")
-
-
-def is_h3(entry: Entry) -> bool:
-    return entry.line.id.endswith("-h3")
-
-
-def expects_mcp(scenario: Scenario) -> bool:
-    """Whether any expected call (in calls or an anyOf alternative) is an MCP operation."""
-    expected = [*scenario.expect.calls, *(c for seq in scenario.expect.anyOf for c in seq)]
-    return any("/" in call.tool for call in expected)
+def scored(entry: Entry) -> Scored:
+    """An entry as the scorer's tables see it (with its recorded verdict)."""
+    line = entry.line
+    return Scored(entry.set, line.model, line.seed, line.id, line.language, line.category,
+                  line.passed)
 
 
 @dataclass(frozen=True)
 class Group:
-    name: str  # a short, stable name (CSV)
-    label: str  # the card's wording
+    name: str
     contains: Callable[[Entry], bool]
+    label: str = ""  # shown in tables; the name when empty
+
+    @property
+    def heading(self) -> str:
+        return self.label or self.name
 
 
-def card_rows(scenarios: Mapping[str, Scenario]) -> list[Group]:
+def card_rows() -> list[Group]:
     """The rows of the card's Results table."""
+    return [Group(name, lambda e, counts=counts: counts(scored(e)), name[:1].upper() + name[1:])
+            for name, counts in SUMMARY_ROWS]
 
-    def bench(e: Entry) -> bool:
-        return e.set == "bench"
 
-    def mcp(e: Entry) -> bool:
-        if not bench(e) or is_conn_copy(e) or is_h3(e):
-            return False
-        scenario = scenarios.get(e.line.id)
-        return e.line.category == "mcp" or (scenario is not None and expects_mcp(scenario))
-
-    return [
-        Group("all", "All scenarios", bench),
-        Group("apple-languages", "13 languages Apple's model supports",
-              lambda e: bench(e) and e.line.language in APPLE_LANGUAGES),
-        Group("conn", "Connections installed, -conn", lambda e: bench(e) and is_conn_copy(e)),
-        Group("mcp", "MCP scenarios", mcp),
-        Group("restraint", "Restraint, diagnostic", lambda e: e.set == "restraint"),
-        Group("ask", "Asking for a missing detail, diagnostic", lambda e: e.set == "ask"),
-    ]
+def in_categories(entry: Entry) -> bool:
+    return entry.set == BENCH and not scored(entry).is_conn_copy
 
 
 def category_groups(entries: Iterable[Entry]) -> list[Group]:
-    """Bench categories over the scenarios without the -conn copies (the card's grouping), in
-    the card's order; categories the card does not name come last."""
-    present = (e.line.category for e in entries if e.set == "bench" and not is_conn_copy(e))
-    return [Group(c, c, _bench_category(c)) for c in ordered(present, CATEGORIES)]
+    """Categories present, in the card's order (unknown ones last)."""
+    present = (e.line.category for e in entries if in_categories(e))
+    return [Group(c, lambda e, c=c: in_categories(e) and e.line.category == c)
+            for c in ordered(present, CATEGORIES)]
 
 
 def language_groups(entries: Iterable[Entry]) -> list[Group]:
-    """Bench languages over every bench scenario, in the card's order."""
-    present = (e.line.language for e in entries if e.set == "bench")
-    return [Group(lang, lang, _bench_language(lang)) for lang in ordered(present, LANGUAGES)]
-
-
-def _bench_category(category: str) -> Callable[[Entry], bool]:
-    return lambda e: e.set == "bench" and not is_conn_copy(e) and e.line.category == category
-
-
-def _bench_language(language: str) -> Callable[[Entry], bool]:
-    return lambda e: e.set == "bench" and e.line.language == language
+    """Languages present in the bench, in the card's order."""
+    present = (e.line.language for e in entries if e.set == BENCH)
+    return [Group(lang, lambda e, lang=lang: e.set == BENCH and e.line.language == lang)
+            for lang in ordered(present, LANGUAGES)]
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from reports.groups import Group, Tally
-from reports.runs import Entry, Results
+from reports.runs import Results
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,8 @@ def grid(headers: Sequence[str], rows: Sequence[Sequence[object]]) -> str:
     return "\n".join([fmt(cells[0]), rule, *map(fmt, cells[1:])])
 
 
-def results_table(rows: Sequence[Row], models: Sequence[str], *, title: str,
-                  with_totals: bool = True) -> str:
-    body = [[f"{r.group.label} ({r.total})" if with_totals else r.group.label,
+def results_table(rows: Sequence[Row], models: Sequence[str], *, title: str) -> str:
+    body = [[f"{r.group.heading} ({r.total})",
              *(r.text(m) for m in models)] for r in rows]
     return f"{title}\n{grid(['', *models], body)}"
 

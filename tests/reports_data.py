@@ -120,7 +120,8 @@ def synthetic_run(folder: Path, models: dict[str, float], *, seed: int = 0,
             "ask": [f"{LANGUAGES[i % 30]}-followup-a{i}" for i in range(30)]}
     written = []
     for set_name, ids in sets.items():
-        write_jsonl(folder / "scenarios" / f"{set_name}.jsonl", [synthetic_scenario(i) for i in ids])
+        write_jsonl(folder / "scenarios" / f"{set_name}.jsonl",
+                    [synthetic_scenario(i) for i in ids])
         for model, rate in models.items():
             items = [synthetic_line(i, model, None if rng.random() < rate else rng.choice(FAILURES),
                                     rounds=rounds, text_size=text_size) for i in ids]

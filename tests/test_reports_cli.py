@@ -42,7 +42,8 @@ def test_summary_prints_the_card_rows_categories_languages_and_failure_kinds(fil
     assert "new seed 7: bench 5" in out and "new seed 8: bench 5" in out
     rows = {ln.split("  ")[0]: " ".join(ln.split()) for ln in out.splitlines()}
     # Columns in the order the models first appear: results/ask/old.jsonl, then bench/new.
-    assert rows["All scenarios (5)"] == "All scenarios (5) 3 (60.0%) 4 (80.0%) (seed 8: 3)"
+    assert rows["All bench scenarios (5)"] == ("All bench scenarios (5) 3 (60.0%) 4 (80.0%) "
+                                               "(seed 8: 3)")
     assert rows["Asking for a missing detail, diagnostic (1)"].endswith("1 (100.0%) not run")
     assert rows["contacts (4)"] == "contacts (4) 2 (50.0%) 3 (75.0%) (seed 8: 2)"  # no -conn
     assert rows["fi (1)"] == "fi (1) 0 (0.0%) 0 (0.0%) (seed 8: 0)"
@@ -55,11 +56,11 @@ def test_summary_writes_the_tables_as_csv(files, capsys, tmp_path):
     main(["summary", str(files["results"]), *files["scenarios"], "--csv", str(out_dir)])
     with open(out_dir / "summary.csv", newline="") as f:
         rows = list(csv.DictReader(f))
-    mine = {(r["group"], r["model"], r["seed"]): r for r in rows}
-    assert mine[("all", "new", "7")]["passed"] == "4" and mine[("all", "new", "7")]["total"] == "5"
-    assert mine[("all", "new", "7")]["percent"] == "80.0"
-    # Seed 8 ran the same five bench scenarios, so it has its own row.
-    assert mine[("all", "new", "8")]["passed"] == "3"
+    # The scorer's CSV, from the recorded verdicts: every model and seed.
+    mine = {(r["row"], r["model"], r["seed"]): r for r in rows}
+    new7 = mine[("all bench scenarios", "new", "7")]
+    assert (new7["passed"], new7["total"], new7["percent"]) == ("4", "5", "80.0")
+    assert mine[("all bench scenarios", "new", "8")]["passed"] == "3"
     with open(out_dir / "failures.csv", newline="") as f:
         failures = {(r["model"], r["group"]): r for r in csv.DictReader(f)}
     assert failures[("old", "contacts")]["wrong-arguments"] == "1"
@@ -73,7 +74,8 @@ def test_compare_states_b_against_a_and_lists_the_flips(files, capsys):
                  "--reps", "500"]) == 0
     out = capsys.readouterr().out
     assert "A = old (seed 7), B = new (seed 7)" in out
-    assert "new is better than old by 20.0 points (80.0% against 60.0% on 5 paired scenarios)" in out
+    assert ("new is better than old by 20.0 points (80.0% against 60.0% on 5 paired scenarios)"
+            in out)
     assert "p = 1.00" in out and "not significant" in out  # one discordant pair
     assert "Passed in new only (1)\n  de-contacts-bruder" in out
     assert "Passed in old only (0)\n  (none)" in out

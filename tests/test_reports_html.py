@@ -136,7 +136,7 @@ def test_differs_keeps_scenarios_the_selected_models_disagree_on(page, report):
     page.click("#f-status button[data-status='differs']")
     shown = page.js("""[...document.querySelectorAll('#list .row')].map(r => +r.dataset.row)""")
     verdicts: dict[int, set] = {}
-    for model, s, passed, *_ in index["rows"]:
+    for _, s, passed, *_ in index["rows"]:
         verdicts.setdefault(s, set()).add(passed)
     assert shown and all(len(verdicts[index["rows"][i][1]]) == 2 for i in shown)
 

@@ -4,10 +4,9 @@ files written by hand."""
 from __future__ import annotations
 
 import pytest
-from reports_data import line, scenario, write_jsonl
+from reports_data import line, write_jsonl
 
 from formats.errors import FormatError
-from formats.scenario import Scenario
 from reports.build import compare_runs
 from reports.groups import card_rows, category_groups, language_groups
 from reports.runs import load_results
@@ -57,33 +56,36 @@ def test_a_missing_path_is_an_error(tmp_path):
         load_results([tmp_path / "nope.jsonl"])
 
 
-def card(tmp_path, lines, scenarios=()):
+ALL, APPLE, CONN, MCP = ("all bench scenarios", "13 languages Apple's model supports",
+                         "connections installed, -conn", "MCP scenarios")
+
+
+def card(tmp_path, lines):
     write_jsonl(tmp_path / "bench" / "runs.jsonl", lines)
     results = load_results([tmp_path])
-    index = {s["id"]: Scenario.model_validate(s) for s in scenarios}
-    return results, {r.group.name: r for r in table(results, card_rows(index))}
+    return results, {r.group.name: r for r in table(results, card_rows())}
 
 
 def test_card_rows_count_all_apple_languages_conn_and_mcp(tmp_path):
     verdicts = {"en-calendar-move": True, "en-calendar-list": False, "de-weather-rain": True,
-                "fi-mcp-todo": True, "en-calendar-move-conn": False, "de-chain-text-h3": True}
-    mcp_by_call = "fi-reminders-gmail"  # an MCP operation among its expected calls
-    lines = [line(i, "m", v) for i, v in verdicts.items()] + [line(mcp_by_call, "m", False)]
-    _, rows = card(tmp_path, lines, [scenario(mcp_by_call, calls=[{"tool": "gmail/send"}])])
+                "fi-mcp-todo": True, "en-calendar-move-conn": False, "de-chain-text-h3": True,
+                "fi-mcp-gmail": False}
+    _, rows = card(tmp_path, [line(i, "m", v) for i, v in verdicts.items()])
     text = {name: row.text("m") for name, row in rows.items()}
-    assert text["all"] == "4 (57.1%)"
-    assert text["apple-languages"] == "3 (60.0%)"  # en and de, not fi
-    assert text["conn"] == "0 (0.0%)"
-    assert rows["mcp"].total == 2 and text["mcp"] == "1 (50.0%)"  # fi-mcp-todo and the gmail one
-    assert "restraint" not in rows  # no model ran it: no row
+    assert text[ALL] == "4 (57.1%)"
+    assert text[APPLE] == "3 (60.0%)"  # en and de, not fi
+    assert text[CONN] == "0 (0.0%)"
+    assert rows[MCP].total == 2 and text[MCP] == "1 (50.0%)"
+    assert rows[ALL].group.heading == "All bench scenarios"
+    assert not any("restraint" in name for name in rows)  # no model ran it: no row
 
 
 def test_a_partial_run_shows_passed_of_ran_and_a_missing_one_not_run(tmp_path):
     lines = [line(i, "full", True) for i in BENCH] + [line(BENCH[0], "partial", True)]
     _, rows = card(tmp_path, lines)
-    assert rows["all"].text("full") == "6 (100.0%)"
-    assert rows["all"].text("partial") == "1 of 1 run (100.0%)"
-    assert rows["conn"].text("partial") == "not run"
+    assert rows[ALL].text("full") == "6 (100.0%)"
+    assert rows[ALL].text("partial") == "1 of 1 run (100.0%)"
+    assert rows[CONN].text("partial") == "not run"
 
 
 def test_another_seed_is_shown_only_in_rows_it_ran_completely(tmp_path):
@@ -92,8 +94,8 @@ def test_another_seed_is_shown_only_in_rows_it_ran_completely(tmp_path):
              + [line(i, "m", i != "fi-mcp-a", seed=8) for i in ["fi-mcp-todo", *mcp]])
     results, rows = card(tmp_path, lines)
     assert results.main_seed("m") == 7  # the seed with most scenarios
-    assert rows["mcp"].text("m") == "4 (100.0%) (seed 8: 3)"
-    assert rows["all"].text("m") == "9 (100.0%)"  # seed 8 ran only 4 of these 9
+    assert rows[MCP].text("m") == "4 (100.0%) (seed 8: 3)"
+    assert rows[ALL].text("m") == "9 (100.0%)"  # seed 8 ran only 4 of these 9
 
 
 def test_categories_leave_out_the_conn_copies_and_languages_keep_them(tmp_path):
@@ -108,8 +110,9 @@ def test_categories_leave_out_the_conn_copies_and_languages_keep_them(tmp_path):
 
 def two_models(tmp_path, a_passes, b_passes):
     ids = [f"en-calendar-s{i}" for i in range(len(a_passes))]
-    write_jsonl(tmp_path / "bench" / "a.jsonl", [line(i, "old", p) for i, p in zip(ids, a_passes)])
-    write_jsonl(tmp_path / "bench" / "b.jsonl", [line(i, "new", p) for i, p in zip(ids, b_passes)])
+    for model, passes in (("old", a_passes), ("new", b_passes)):
+        write_jsonl(tmp_path / "bench" / f"{model}.jsonl",
+                    [line(i, model, p) for i, p in zip(ids, passes, strict=True)])
     results = load_results([tmp_path])
     return results.runs[("old", 7)], results.runs[("new", 7)]
 
@@ -119,7 +122,7 @@ def test_comparison_counts_flips_and_states_the_result_plainly(tmp_path):
     old = [True, True, True, True, True, False, False, False, False, False]
     new = [True, True, True, True, False, True, True, True, True, False]
     a, b = two_models(tmp_path, old, new)
-    c = compare_runs(a, b, {}, reps=2000)
+    c = compare_runs(a, b, reps=2000)
     assert [k[1] for k in c.only_b] == ["en-calendar-s5", "en-calendar-s6", "en-calendar-s7",
                                         "en-calendar-s8"]
     assert [k[1] for k in c.only_a] == ["en-calendar-s4"]
@@ -136,7 +139,7 @@ def test_comparison_counts_flips_and_states_the_result_plainly(tmp_path):
 
 def test_a_significant_loss_reads_as_worse(tmp_path):
     a, b = two_models(tmp_path, [True] * 30, [False] * 12 + [True] * 18)
-    sentence = compare_runs(a, b, {}, reps=2000).sentence()
+    sentence = compare_runs(a, b, reps=2000).sentence()
     assert sentence.startswith("new is worse than old by 40.0 points")
     assert "p < 0.001" in sentence and "not significant" not in sentence
 
@@ -147,7 +150,7 @@ def test_comparison_pairs_only_shared_scenarios(tmp_path):
     write_jsonl(tmp_path / "bench" / "b.jsonl", [line("en-calendar-b", "new", True),
                                                  line("en-calendar-c", "new", False)])
     results = load_results([tmp_path])
-    c = compare_runs(results.runs[("old", 7)], results.runs[("new", 7)], {}, reps=100)
+    c = compare_runs(results.runs[("old", 7)], results.runs[("new", 7)], reps=100)
     assert (len(c.paired), c.unpaired_a, c.unpaired_b) == (1, 1, 1)
     assert "and old pass the same share" in c.sentence()
 
