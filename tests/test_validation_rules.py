@@ -124,6 +124,14 @@ def test_an_answer_string_nothing_grounds_is_reported(tmp_path, catalog):
 
 
 @pytest.mark.slow
+def test_a_token_in_an_answer_string_is_grounded_as_expanded(tmp_path, catalog):
+    # schedule_task's confirmation names the date, so {+1d} is grounded once expanded.
+    ok = variant(expect__answer=["{+1d}"],
+                 reference__answer="Grand, I'll check the DART on {+1d} at 7:30 and let you know.")
+    assert messages(tmp_path, catalog, ok, solvable=True) == []
+
+
+@pytest.mark.slow
 def test_a_reference_answer_the_checks_reject_is_reported(tmp_path, catalog):
     bad = variant(reference__answer="Grand, I'll check the DART for delays tomorrow morning.")
     found = messages(tmp_path, catalog, bad, solvable=True)

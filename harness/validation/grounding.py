@@ -10,6 +10,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 
+from formats.clock import clock_for
 from formats.result import ResultLine
 from formats.scenario import Scenario
 from formats.textmatch import Folded
@@ -27,8 +28,11 @@ def grounding_problems(scenario: Scenario, result: ResultLine, set_name: str) ->
     seen = Folded("\n".join([scenario.request, *(t.content for t in scenario.history),
                              *result.tool_outputs()]))
 
+    clock = clock_for(scenario.phone, scenario.language)
+
     def grounded(text: str) -> bool:
-        return _punctuation_only(text) or seen.has(text)
+        # Tokens ({+2d}) are compared as the run's clock expands them.
+        return _punctuation_only(text) or seen.has(clock.expand(text))
 
     e = scenario.expect
     for text in e.answer:
