@@ -79,6 +79,9 @@ class ReuseStats:
     prefilled_tokens: int = 0  # includes shared prefixes prefilled once
     generated_tokens: int = 0
     rounds: int = 0
+    # Time the model (prefill, decode, cache copies) kept the engine busy; the rest of a run's
+    # wall time is spent outside the model.
+    model_seconds: float = 0.0
     fallbacks: dict[str, int] = field(default_factory=dict)
 
     def count(self, how: str) -> None:
@@ -102,7 +105,8 @@ class MlxBackend:
 
     def __init__(self, model: str, *, tool_format: str | None = None, thinking: bool = False,
                  sampling: SamplingConfig | None = None, max_tokens: int | None = None,
-                 reuse: Reuse = "shared", prefill_step_size: int = 2048, batch: int = 1):
+                 reuse: Reuse = "shared", prefill_step_size: int = 2048, batch: int = 1,
+                 logit_bias: dict[int, float] | None = None):
         import mlx_lm
 
         if reuse not in REUSE_MODES:
@@ -129,6 +133,12 @@ class MlxBackend:
         self.max_tokens = max_tokens or (MAX_TOKENS_THINKING if thinking else MAX_TOKENS)
         self.reuse: Reuse = reuse
         self.prefill_step_size = prefill_step_size
+        # Added to the logits of these token ids at every step (mlx-lm's logit bias); the
+        # throughput benchmark uses it to make a random model write call blocks.
+        self.logit_bias = dict(logit_bias or {})
+        from mlx_lm.sample_utils import make_logits_processors
+
+        self.logits_processors = make_logits_processors(logit_bias=self.logit_bias or None)
         self.stats = ReuseStats()
         self._shared: list[Snapshot] = []
         self._last_first_prompt: tuple[int, ...] = ()
@@ -167,6 +177,7 @@ class MlxBackend:
             "maxTokens": self.max_tokens,
             "cacheReuse": self.reuse,
             "batch": self.batch,
+            "logitBias": {str(k): v for k, v in self.logit_bias.items()},
             "versions": {p: _version(p) for p in ("mlx", "mlx-lm", "transformers")},
         }
 
@@ -194,23 +205,27 @@ class MlxBackend:
         return self._shared
 
     def learn_shared_prefix(self, prompt: list[int]) -> int:
-        """Called with each scenario's first prompt. Prefills and keeps the longest prefix it
-        shares with the previous scenario's first prompt, unless a kept prefix already covers
-        that much. Returns the tokens prefilled here (0 when nothing new was kept)."""
+        """Called with each scenario's first prompt. Keeps a snapshot of the longest prefix it
+        shares with the previous scenario's first prompt, unless a kept prefix this prompt can
+        start from already covers that much; a new prefix is prefilled from the longest kept
+        one it extends. Returns the tokens prefilled here."""
         previous, self._last_first_prompt = self._last_first_prompt, tuple(prompt)
         n = min(common_prefix(previous, prompt), len(prompt) - 1)
         if n < MIN_SHARED_TOKENS:
             return 0
-        if any(len(s.tokens) >= n and s.tokens[:n] == tuple(prompt[:n]) for s in self._shared):
+        usable = [s for s in self._shared if tuple(prompt[:len(s.tokens)]) == s.tokens]
+        base = max(usable, key=lambda s: len(s.tokens), default=None)
+        if base is not None and len(base.tokens) >= n:
             return 0
         from mlx_lm.models.cache import make_prompt_cache
 
-        cache = make_prompt_cache(self.model)
-        self._prefill(cache, prompt[:n])
+        start = len(base.tokens) if base else 0
+        cache = copy.deepcopy(base.cache) if base else make_prompt_cache(self.model)
+        self._prefill(cache, prompt[start:n])
         self._shared.append(Snapshot(tuple(prompt[:n]), cache))
         del self._shared[:-SHARED_PREFIXES]
-        self.stats.prefilled_tokens += n
-        return n
+        self.stats.prefilled_tokens += n - start
+        return n - start
 
     def _prefill(self, cache: list[Any], tokens: list[int]) -> None:
         import mlx.core as mx
@@ -266,7 +281,7 @@ class SequentialEngine:
         steps = generate_step(
             mx.array(prompt[cached:]), b.model, max_tokens=b.max_tokens, sampler=sampler,
             prompt_cache=cache, prefill_step_size=b.prefill_step_size,
-            prompt_progress_callback=at_progress)
+            logits_processors=b.logits_processors, prompt_progress_callback=at_progress)
         for token, _ in steps:
             if first_token_at is None:
                 first_token_at = time.perf_counter()
@@ -275,6 +290,7 @@ class SequentialEngine:
                 break
         steps.close()
         finished = time.perf_counter()
+        b.stats.model_seconds += finished - started
         # generate_step has run every yielded token (the end-of-turn one too) through the
         # model, so the cache now holds the prompt and all generated tokens.
         return RoundRun(generated, cache, reported, snapshot, started,
@@ -302,17 +318,18 @@ class MlxSession:
         from mlx_lm.models.cache import can_trim_prompt_cache
 
         b = self.backend
-        prefilled_prefix = 0
+        prefilled_here = 0
         if b.reuse == "shared" and self.round == 0:
-            prefilled_prefix = b.learn_shared_prefix(prompt)
+            prefilled_here = b.learn_shared_prefix(prompt)
         cache, cached, how = self._start(prompt)
         b.stats.count(how)
         b.stats.rounds += 1
         b.stats.prompt_tokens += len(prompt)
         b.stats.cached_tokens += cached
         b.stats.prefilled_tokens += len(prompt) - cached
-        # A shared prefix prefilled in this very round was not reused: report it as prefilled.
-        reported = 0 if prefilled_prefix else cached
+        # Shared-prefix tokens prefilled in this very round were not reused: report them as
+        # prefilled.
+        reported = max(cached - prefilled_here, 0)
         return cache, cached, reported, b.reuse != "none" and not can_trim_prompt_cache(cache)
 
     def _start(self, prompt: list[int]) -> tuple[list[Any], int, str]:

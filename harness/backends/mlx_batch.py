@@ -91,10 +91,12 @@ class BatchEngine:
                     for item in list(active.values()) + [i for i in items if i is not None]:
                         item.future.set_exception(RuntimeError("the batch engine was closed"))
                     return
+                busy = time.perf_counter()
                 for item in items:
                     self._insert(generator, item, active)
                 if active:
                     self._step(generator, active)
+                b.stats.model_seconds += time.perf_counter() - busy
         except BaseException as e:  # noqa: BLE001 - every waiting round must hear of it
             for item in active.values():
                 if not item.future.done():
@@ -124,7 +126,8 @@ class BatchEngine:
                 from harness.backends.mlx_backend import Snapshot
 
                 item.snapshot = Snapshot(tuple(item.prompt[:-1]), copy.deepcopy(cache))
-            (uid,) = generator.insert([rest], caches=[cache], samplers=[item.sampler])
+            (uid,) = generator.insert([rest], caches=[cache], samplers=[item.sampler],
+                                      logits_processors=[self.backend.logits_processors])
         except Exception as e:  # noqa: BLE001 - the round fails, the engine goes on
             item.future.set_exception(e)
             return
