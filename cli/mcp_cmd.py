@@ -128,10 +128,13 @@ def run_serve(args: argparse.Namespace) -> int:
     connections = served_connections(scenario, args.connection)
     responder = Responder(scenario, clock_for(scenario.phone, scenario.language))
     server = build_server(responder, connections, prefixed=args.connection is None)
-    if args.http is None:
-        anyio.run(serve_stdio, server)
-    else:
-        sock = bind_loopback(args.http)
-        print(f"serving {scenario.id} ({', '.join(connections)})", file=sys.stderr, flush=True)
-        anyio.run(serve_http, server, sock)
+    try:
+        if args.http is None:
+            anyio.run(serve_stdio, server)
+        else:
+            sock = bind_loopback(args.http)
+            print(f"serving {scenario.id} ({', '.join(connections)})", file=sys.stderr, flush=True)
+            anyio.run(serve_http, server, sock)
+    except KeyboardInterrupt:
+        pass  # Ctrl-C is how a server is meant to stop
     return 0
