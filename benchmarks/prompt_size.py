@@ -13,7 +13,10 @@ Also measured: the prompt after ``load_connectors`` of the largest connection an
 ``load_tools`` of three operations, and, for contrast, the prompt if every MCP tool of the six
 connections were declared at round 1.
 
-    python benchmarks/prompt_size.py
+    python benchmarks/prompt_size.py [--dump DIR]
+
+``--dump DIR`` also writes each rendered prompt (qwen3 template) to DIR/<n>.txt, to count with
+another tokenizer.
 """
 
 from __future__ import annotations
@@ -35,7 +38,13 @@ from mcpmock import fixture_for  # noqa: E402
 
 
 def main() -> None:
+    import argparse
+
     import mlx_lm
+
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--dump", type=Path, help="write the rendered prompts here")
+    dump = parser.parse_args().dump
 
     from harness.tiny_model import ARCHES, build_tiny_model
 
@@ -88,12 +97,16 @@ def main() -> None:
         header = f"{'prompt':58} {'chars':>8} {'chars/4':>8}" + "".join(f" {a + ' tok':>12}" for a in ARCHES)
         print(header)
         tokenizers = {a: mlx_lm.load(str(build_tiny_model(Path(tmp) / a, a)))[1] for a in ARCHES}
-        for label, messages, tools in cases:
+        for n, (label, messages, tools) in enumerate(cases, 1):
             counts, chars = [], None
             for arch, tok in tokenizers.items():
                 text = tok.apply_chat_template(messages, tools=tools, add_generation_prompt=True,
                                                enable_thinking=False, tokenize=False)
-                chars = len(text) if chars is None else chars
+                if chars is None:
+                    chars = len(text)
+                    if dump:
+                        dump.mkdir(parents=True, exist_ok=True)
+                        (dump / f"{n}.txt").write_text(text, encoding="utf-8")
                 counts.append(len(tok.encode(text, add_special_tokens=False)))
             print(f"{label:58} {chars:>8} {chars // 4:>8}" + "".join(f" {n:>12}" for n in counts))
 
