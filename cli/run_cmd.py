@@ -132,22 +132,13 @@ def run(args: argparse.Namespace) -> int:
     if not written:
         print("orvena-bench run: no scenario matched the selection", file=sys.stderr)
         return 1
-    write_tables(args.out)
+    write_tables(args.out, [path for _, path in files])
     return status
 
 
-def write_tables(out: Path) -> None:
-    """The summary CSVs over every result file under ``out`` (``<out>/<set>/<model>.jsonl``);
-    shard files count only while their merged file does not exist yet."""
-    from scoring.tables import Scored, write_tables as write_csvs
+def write_tables(out: Path, scenario_files: list[Path]) -> None:
+    """The summary CSVs over every result file under ``out`` (scoring.tables)."""
+    from scoring.tables import write_summary_tables
 
-    scored = []
-    for path in sorted(out.glob("*/*.jsonl")):
-        shard = path.name.split(".shard-")
-        if len(shard) == 2 and (path.parent / f"{shard[0]}.jsonl").exists():
-            continue
-        for line in last_per_key(read_results(path)):
-            scored.append(Scored(set=path.parent.name, model=line.model, seed=line.seed, id=line.id,
-                                 language=line.language, category=line.category, passed=line.passed))
-    for path in write_csvs(out, scored):
+    for path in write_summary_tables(out, scenario_files):
         print(f"wrote {path}")
