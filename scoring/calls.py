@@ -87,14 +87,14 @@ def _why_unmatched(name: str, exp: ExpectedCall, calls: list[MadeCall], start: i
             return argument_misses(exp, call), not outcome_counts(exp, call, failures_count)
 
         misses, bad_outcome = min((problems(c) for c in later), key=lambda p: len(p[0]) + p[1])
-        times = "" if len(later) == 1 else f" {len(later)} times, the closest"
+        made = f"{name} was made, but" if len(later) == 1 else \
+            f"{name} was made {len(later)} times; in the closest call"
         if misses:
             what = "; ".join(m.phrase("its arguments", plural=True) for m in misses)
             if bad_outcome:
                 what += _outcome_phrase(exp, failures_count, also=True)
-            return Check("wrong-arguments", f"{name} was made{times}, but {what}", exp.tool)
-        return Check("failed-call", f"{name} was made{times}, but{_outcome_phrase(exp, failures_count)}",
-                     exp.tool)
+            return Check("wrong-arguments", f"{made} {what}", exp.tool)
+        return Check("failed-call", f"{made}{_outcome_phrase(exp, failures_count)}", exp.tool)
     if any(c.tool == exp.tool for c in calls[:start]):
         return Check("wrong-or-missing-call",
                      f"{name} was made only before {previous}, not after it as expected", exp.tool)

@@ -18,9 +18,10 @@ measurements.
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any, Literal
 
 from babel import Locale
@@ -41,14 +42,16 @@ ENGLISH_ONLY: frozenset[str] = frozenset({"et", "lv", "lt", "sl"})
 MIN_LETTERS = 12
 DEFAULT_K = 3.0
 
-# Quotation marks of the bench's languages, as (opening, closing). ASCII apostrophes are left out:
-# they are mostly apostrophes (it's, l'heure), not quotes.
+# Quotation marks of the bench's languages, as (opening, closing). The ASCII apostrophe is also
+# an apostrophe (it's, l'heure), so it quotes only where no letter touches it from outside.
 QUOTE_PAIRS: tuple[tuple[str, str], ...] = (
     ('"', '"'), ("“", "”"), ("„", "“"), ("„", "”"), ("”", "”"), ("«", "»"), ("»", "«"),
     ("‘", "’"), ("‚", "‘"), ("‚", "’"), ("‹", "›"), ("›", "‹"), ("「", "」"), ("『", "』"),
 )
 _QUOTED = re.compile("|".join(
-    f"{re.escape(a)}[^{re.escape(b)}\n]*{re.escape(b)}" for a, b in QUOTE_PAIRS))
+    [f"{re.escape(a)}[^{re.escape(b)}\n]*{re.escape(b)}" for a, b in QUOTE_PAIRS]
+    # 'single quotes' only where no letter touches them from outside (not it's, l'heure).
+    + [r"(?<!\w)'[^'\n]+'(?!\w)"]))
 # Addresses are not words of any language.
 _ADDRESS = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _WORD = re.compile(r"\w+")
@@ -87,6 +90,45 @@ def strip_for_language(answer: str, tool_outputs: Iterable[str] = ()) -> str:
 
 def letter_count(text: str) -> int:
     return sum(ch.isalpha() for ch in text)
+
+
+@lru_cache(maxsize=8192)
+def _script(ch: str) -> str | None:
+    """The script of a letter (LATIN, CYRILLIC, HANGUL, ...; kana and Han are one, CJK), the
+    script of the letter before for a combining mark (None), and "" for anything else."""
+    if unicodedata.category(ch)[0] == "M":
+        return None
+    if not ch.isalpha():
+        return ""
+    script = unicodedata.name(ch, "?").split(" ")[0]
+    return "CJK" if script in ("HIRAGANA", "KATAKANA", "CJK", "KATAKANA-HIRAGANA") else script
+
+
+# A Hangul syllable or a CJK character holds about as much text as three Latin letters, a
+# Devanagari consonant (its vowel signs are marks, not letters) about two.
+_SCRIPT_WEIGHT = {"CJK": 3, "HANGUL": 3, "DEVANAGARI": 2}
+
+
+def main_script_text(text: str) -> str:
+    """The text with only the letters of its main script (by weighted letter count); letters of
+    other scripts become spaces. A Korean answer with a date pattern or a product name in Latin
+    letters is read as Korean: given both, the recognizer reads the Latin part as some
+    Latin-script language."""
+    scripts = []
+    current = ""
+    for ch in text:
+        script = _script(ch)
+        current = current if script is None else script  # a mark belongs to its letter
+        scripts.append(current)
+    weight: dict[str, int] = {}
+    for script in scripts:
+        if script:
+            weight[script] = weight.get(script, 0) + _SCRIPT_WEIGHT.get(script, 1)
+    if len(weight) <= 1:
+        return text
+    main = max(weight, key=weight.get)
+    kept = "".join(ch if script in ("", main) else " " for ch, script in zip(text, scripts))
+    return _SPACES.sub(" ", kept).strip()
 
 
 @dataclass(frozen=True)
@@ -156,9 +198,10 @@ class LanguageCheck:
             self._known.update(zip(todo, map(self._as_dict, values)))
 
     def text_to_judge(self, answer: str, tool_outputs: Iterable[str] = ()) -> str | None:
-        """The text the recognizer reads, or None when fewer than 12 letters remain."""
+        """What the recognizer reads: the answer stripped (quotes, addresses, tool-output words),
+        or None when fewer than 12 letters remain; then only its main script's words."""
         text = strip_for_language(answer, tool_outputs)
-        return text if letter_count(text) >= MIN_LETTERS else None
+        return main_script_text(text) if letter_count(text) >= MIN_LETTERS else None
 
     def judge(self, answer: str, expected: str, tool_outputs: Iterable[str] = ()) -> LanguageJudgement:
         text = self.text_to_judge(answer, tool_outputs)
@@ -167,7 +210,7 @@ class LanguageCheck:
         return self.judge_text(text, expected)
 
     def judge_text(self, text: str, expected: str) -> LanguageJudgement:
-        """The decision on text already stripped."""
+        """The decision on the text ``text_to_judge`` gave."""
         want = same_language(expected)
         if want not in {same_language(c) for c in self.languages}:
             return LanguageJudgement(True, "unknown-language", text=text)
