@@ -46,8 +46,18 @@ def test_a_query_filters_by_title_place_notes_or_attendee_ignoring_case_and_acce
     assert "evt-3" in ok(phone, "list_events", start="2026-11-04", end="2026-11-10", query="FUMBALLY")
     text = ok(phone, "list_events", start="2026-11-04", end="2026-11-10", query="dentist")
     assert text.startswith("1 event") and "evt-2" in text
-    assert ok(phone, "list_events", start="2026-11-04", query="yoga") == \
+    assert ok(phone, "list_events", start="2026-11-04", end="2026-11-04", query="yoga") == \
         'No events found on Wed 2026-11-04 matching "yoga".'
+
+
+def test_a_search_by_text_alone_looks_90_days_ahead_from_today():
+    phone = make_phone()
+    text = ok(phone, "list_events", query="lisbon")
+    assert text.splitlines() == [
+        '1 event between Wed 2026-11-04 and Mon 2027-02-01 matching "lisbon":',
+        "- id: evt-5 | Fri 2026-11-13 to Mon 2026-11-16 all day | Lisbon trip",
+    ]
+    assert ok(phone, "list_events").startswith("No events found on Wed 2026-11-04")
 
 
 def test_a_created_event_shows_in_the_next_list_and_reports_an_overlap():

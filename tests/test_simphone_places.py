@@ -34,6 +34,11 @@ def test_a_place_named_inside_an_address_finds_its_city():
               start="2026-11-08").startswith("Weather for Lyon, France:")
 
 
+def test_a_date_time_is_read_as_its_day():
+    assert ok(make_phone(), "get_weather", place="Lyon", start="2026-11-07T15:00").splitlines()[1].startswith(
+        "- Sat 2026-11-07: rain")
+
+
 def test_a_range_says_which_days_have_no_forecast():
     text = ok(make_phone(), "get_weather", place="Lyon", start="2026-11-07", end="2026-11-09")
     assert text.splitlines()[-1] == "No forecast yet for Mon 2026-11-09"

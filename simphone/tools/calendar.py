@@ -15,6 +15,9 @@ from simphone.times import (
 from simphone.tools.common import by_id, count, labelled, line, quoted, take
 
 
+_SEARCH_DAYS = 90
+
+
 def when(event: Event) -> str:
     if event.allDay:
         last = (event.end - timedelta(days=1)).date()
@@ -37,7 +40,9 @@ def _text(event: Event) -> str:
 
 
 def list_events(phone: Phone, args: dict[str, Any]) -> str:
-    start, end = argument_range(args, phone.clock)
+    # A search by text without an end looks ahead, as the Calendar app's search does.
+    ahead = _SEARCH_DAYS if args.get("query") and not args.get("end") else 1
+    start, end = argument_range(args, phone.clock, default_days=ahead)
     found = sorted((e for e in phone.events if e.start < end and e.end > start),
                    key=lambda e: (e.start, e.end))
     query = args.get("query")
