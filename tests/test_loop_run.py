@@ -182,6 +182,31 @@ def test_a_killed_run_keeps_its_lines_and_resume_finishes_it(pack, tmp_path):
     assert [r.id for r in final[: len(kept)]] == [r.id for r in kept]
 
 
+def test_a_scenario_that_breaks_the_harness_is_recorded_and_the_run_goes_on(tmp_path, capsys):
+    broken = {**SCENARIOS[2], "id": "en-no-tool-broken-phone",
+              "phone": {**DUBLIN, "events": [{"title": "No start"}]}}  # the phone cannot be built
+    pack = tmp_path / "mixed.jsonl"
+    pack.write_bytes(orjson.dumps(broken) + b"\n" + orjson.dumps(SCENARIOS[2]) + b"\n")
+    out = tmp_path / "r"
+    assert cli("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress") == 0
+    first, second = lines(out / "mixed" / "reference.jsonl")
+    assert first.failure.kind == "harness" and "start" in first.failure.message and not first.passed
+    assert second.failure is None and second.passed
+    assert "failed turns: harness 1" in capsys.readouterr().out
+
+
+def test_selection_filters_then_shards_then_limits():
+    from formats.scenario import Scenario
+    from harness.runner import Selection
+
+    pool = [Scenario.model_validate({**SCENARIOS[2], "id": f"{lang}-no-tool-q{i}", "language": lang})
+            for i in range(4) for lang in ("en", "de")]
+    assert [s.id for s in Selection(language="de", shard=(2, 2)).apply(pool)] == ["de-no-tool-q1", "de-no-tool-q3"]
+    assert [s.id for s in Selection(language="de", limit=1).apply(pool)] == ["de-no-tool-q0"]
+    assert [s.id for s in Selection(ids=frozenset({"en-no-tool-q2"})).apply(pool)] == ["en-no-tool-q2"]
+    assert Selection(category="calendar").apply(pool) == []
+
+
 @pytest.mark.slow
 def test_a_tiny_mlx_model_runs_end_to_end_and_its_replay_reproduces_it(pack, tmp_path, tiny_models, capsys):
     out = tmp_path / "r"
