@@ -91,6 +91,13 @@ def test_places_in_a_named_city_and_near_an_unknown_place():
         'No places found matching "sushi" near Grand Canal Dock, Dublin.'
 
 
+def test_places_near_a_street_address_rank_from_that_address():
+    # The address is a place's, not a place name: the search starts there and finds its neighbours.
+    text = ok(make_phone(), "search_places", query="pharmacy", near="Pearse Street, Dublin 2")
+    assert text.splitlines()[0] == '2 places matching "pharmacy" near Pearse Street, Dublin 2, nearest first:'
+    assert "Boots Pharmacy" in text.splitlines()[1]
+
+
 def test_distances_in_miles_for_a_british_locale():
     text = ok(make_phone({"locale": "en_GB"}), "search_places", query="pharmacy")
     assert "| 0.1 mi |" in text and "| 0.9 mi |" in text

@@ -19,6 +19,8 @@ from simphone.tools.common import count, labelled, line, quoted
 # A map search shows what is around the point searched, not the other side of the world.
 _RADIUS_KM = 50.0
 _DEFAULT_LIMIT = 10
+# Places whose addresses match a search's "near" text within this distance are one spot.
+_AREA_KM = 2.0
 
 
 @dataclass(frozen=True)
@@ -57,11 +59,19 @@ def _anchor(phone: Phone, near: str | None) -> Anchor | None:
     location = phone.location
     if location is not None and phone.device.allows("location") and matches(near, location.place):
         return Anchor(location.place, location.lat, location.lon)
-    # A city or street: the places whose address holds it are the area searched.
+    # An address, street or city: the places whose address holds it. When they lie close
+    # together (one address, one street) their centre is the point searched from; a wider area
+    # (a city) is searched by address instead, so "near 747 Broadway" finds the cafe next door.
     area = [p for p in phone.places if p.address and matches(near, p.address)]
-    if area:
-        return Anchor(near, None, None)
-    return None
+    if not area:
+        return None
+    located = [p for p in area if p.lat is not None and p.lon is not None]
+    if located:
+        lat = sum(p.lat for p in located) / len(located)
+        lon = sum(p.lon for p in located) / len(located)
+        if all(distance_km(lat, lon, p.lat, p.lon) <= _AREA_KM for p in located):
+            return Anchor(near, lat, lon)
+    return Anchor(near, None, None)
 
 
 def _distance(anchor: Anchor | None, place: Place) -> float | None:
