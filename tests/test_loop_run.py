@@ -90,16 +90,21 @@ def test_a_second_run_refuses_until_told_to_resume_or_rerun(pack, tmp_path, caps
 
 def test_rerun_of_one_scenario_replaces_only_its_line_and_keeps_other_seeds(pack, tmp_path):
     out = tmp_path / "r"
-    base = ("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress")
-    assert cli(*base) == 0
-    assert cli(*base, "--seed", "8", "--ids", "en-mcp-todoist-passport") == 0
-    before = lines(out / "mini" / "reference.jsonl")
-    assert cli(*base, "--rerun", "--ids", "en-calendar-move-dentist") == 0
-    after = lines(out / "mini" / "reference.jsonl")
+    base = ("run", "--scenarios", pack, "--out", out, "--no-progress", "--name", "m")
+    assert cli(*base, "--backend", "reference") == 0
+    assert cli(*base, "--backend", "reference", "--seed", "8", "--ids", "en-mcp-todoist-passport") == 0
+    before = lines(out / "mini" / "m.jsonl")
+    # The rerun plays another text, so the replaced line can be told from the old one.
+    script = tmp_path / "script.json"
+    script.write_bytes(orjson.dumps({"texts": {"*": ["Moved to Friday."]}}))
+    assert cli(*base, "--backend", "scripted", "--script", script, "--rerun",
+               "--ids", "en-calendar-move-dentist") == 0
+    after = lines(out / "mini" / "m.jsonl")
     assert [(r.id, r.seed) for r in after] == [(r.id, r.seed) for r in before]
-    changed = [a.id for a, b in zip(after, before) if a.seconds != b.seconds]
-    assert changed == ["en-calendar-move-dentist"]
-    assert len(read_manifest(out / "mini" / "reference.jsonl")) == 3
+    assert [r.answer for r in after] == [
+        "Moved to Friday.", *(r.answer for r in before[1:])]
+    assert after[1:] == before[1:]
+    assert len(read_manifest(out / "mini" / "m.jsonl")) == 3
 
 
 def test_shards_split_a_run_without_overlap_and_merge_joins_them(pack, tmp_path):
