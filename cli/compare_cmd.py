@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               description=__doc__)
     p.add_argument("a", metavar="A", help="the baseline: a result file or a folder of them")
     p.add_argument("b", metavar="B", nargs="?", help="the candidate: a result file or folder")
-    add_inputs(p)
+    add_inputs(p, results=False)
     p.add_argument("--seed-a", type=int, help="A's seed to compare (default: its main seed)")
     p.add_argument("--seed-b", type=int, help="B's seed to compare (default: its main seed)")
     p.add_argument("--reps", type=int, default=10_000, help="bootstrap resamples (default 10000)")
@@ -44,9 +44,10 @@ def side_run(inputs: Inputs, path: str, seed: int | None) -> Run:
 
 
 def run(args: argparse.Namespace) -> int:
-    sides = [read_inputs([args.a], args)]
+    # The recorded verdicts are compared as they are: no rescoring needed.
+    sides = [read_inputs([args.a], args, rescore=False)]
     if args.b:
-        sides.append(read_inputs([args.b], args))
+        sides.append(read_inputs([args.b], args, rescore=False))
     blocks = []
     if args.b:
         a = side_run(sides[0], args.a, args.seed_a)

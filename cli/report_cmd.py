@@ -15,8 +15,6 @@ from reports.html import ReportInput, render
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("report", help="write a self-contained HTML report of runs",
                               description=__doc__)
-    p.add_argument("results", nargs="+", metavar="RESULTS",
-                   help="result files, or folders of them (e.g. results/)")
     add_inputs(p)
     p.add_argument("--out", type=Path, default=Path("report.html"),
                    help="the HTML file to write (default report.html)")

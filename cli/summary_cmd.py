@@ -14,14 +14,18 @@ from reports.inputs import Inputs, load_inputs
 from reports.runs import describe
 
 
-def add_inputs(parser: argparse.ArgumentParser) -> None:
-    """The arguments every report command shares."""
+def add_inputs(parser: argparse.ArgumentParser, *, results: bool = True) -> None:
+    """The arguments the report commands share: the result files (unless the command names its
+    own) and the scenario files."""
+    if results:
+        parser.add_argument("results", nargs="+", metavar="RESULTS",
+                            help="result files, or folders of them (e.g. results/)")
     parser.add_argument("--scenarios", action="append", metavar="FILE",
                         help="scenario file (repeatable; default: the project's scenarios/*.jsonl)")
 
 
-def read_inputs(results: list[str], args: argparse.Namespace) -> Inputs:
-    inputs = load_inputs(results, args.scenarios)
+def read_inputs(results: list[str], args: argparse.Namespace, *, rescore: bool = True) -> Inputs:
+    inputs = load_inputs(results, args.scenarios, rescore=rescore)
     for warning in inputs.warnings():
         print(f"orvena-bench: note: {warning}", file=sys.stderr)
     return inputs
@@ -30,8 +34,6 @@ def read_inputs(results: list[str], args: argparse.Namespace) -> Inputs:
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser("summary", help="pass counts per model: the card's Results table",
                               description=__doc__)
-    p.add_argument("results", nargs="+", metavar="RESULTS",
-                   help="result files, or folders of them (e.g. results/)")
     add_inputs(p)
     p.add_argument("--csv", metavar="DIR", type=Path,
                    help="also write summary.csv, by_category.csv, by_language.csv (the scorer's "

@@ -23,12 +23,15 @@ class Tables:
 
 
 def build_tables(inputs: Inputs) -> Tables:
+    kinds = inputs.kinds
+    if kinds is None:
+        raise ValueError("the failure taxonomy needs the lines scored again (rescore=True)")
     entries = entries_of(inputs.results)
     return Tables(
         card=table(inputs.results, card_rows()),
         by_category=table(inputs.results, category_groups(entries)),
         by_language=table(inputs.results, language_groups(entries)),
-        taxonomy=taxonomy(inputs.results, inputs.kinds),
+        taxonomy=taxonomy(inputs.results, kinds),
     )
 
 

@@ -19,7 +19,7 @@ from scoring.batch import load_scenarios
 class Inputs:
     results: Results
     scenarios: dict[str, Scenario]
-    kinds: FailureKinds
+    kinds: FailureKinds | None  # None when the lines were not scored again
     sources: list[str] = field(default_factory=list)
     # Bad scenario lines: reported, and their scenarios left out (one never stops the others).
     scenario_errors: list[FormatError] = field(default_factory=list)
@@ -32,7 +32,7 @@ class Inputs:
         if missing:
             out.append(f"{len(missing)} scenario(s) not in the scenario files (e.g. {missing[0]}): "
                        "their failures are not classified and their set is taken from the folder")
-        changed = self.kinds.changed()
+        changed = self.kinds.changed() if self.kinds else []
         if changed:
             e = changed[0]
             out.append(f"{len(changed)} recorded verdict(s) differ from the current scorer (e.g. "
@@ -51,12 +51,15 @@ def scenario_files(paths: Iterable[str | Path] | None) -> list[Path]:
 
 
 def load_inputs(result_paths: Iterable[str | Path],
-                scenario_paths: Iterable[str | Path] | None = None) -> Inputs:
+                scenario_paths: Iterable[str | Path] | None = None, *,
+                rescore: bool = True) -> Inputs:
+    """Read everything; with ``rescore``, score every line again for the failure taxonomy (the
+    language check's recognizer makes this the slow part, so comparisons skip it)."""
     errors: list[FormatError] = []
     known = load_scenarios(scenario_files(scenario_paths), errors)
     results = load_results(result_paths, {i: k.set for i, k in known.items()})
     return Inputs(results=results, scenarios={i: k.scenario for i, k in known.items()},
-                  kinds=FailureKinds(known, results.all_entries()),
+                  kinds=FailureKinds(known, results.all_entries()) if rescore else None,
                   sources=sorted({e.source for e in results.all_entries()}),
                   scenario_errors=errors)
 

@@ -113,7 +113,8 @@ def load_results(paths: Iterable[str | Path], scenario_sets: Mapping[str, str] |
             if earlier is not None and earlier.source != entry.source:
                 raise FormatError(
                     f"{line.id} of model {line.model}, seed {line.seed} is also in "
-                    f"{earlier.source}; give the two runs different model names",
+                    f"{earlier.source}; give only one of the files (a merge and its shards hold "
+                    "the same runs), or run the two under different --name",
                     file=str(path), field="id")
             run.entries[entry.key] = entry
     return results

@@ -62,17 +62,14 @@ def key_text(key: Key) -> str:
 
 
 def seeds(r: SeedReport) -> str:
-    ks = range(1, r.n + 1)
-    body = [
-        ["pass rate per seed", *(f"seed {s}: {100 * x:.1f}%" for s, x in zip(r.seeds, r.rates,
-                                                                              strict=True))],
-    ]
-    head = (f"{r.model}: {r.n} seeds ({', '.join(map(str, r.seeds))}) over the {r.scenarios} "
-            f"scenarios every seed ran; run-to-run spread (sample SD) {100 * r.spread:.1f} points")
-    table = grid(["k", *map(str, ks)],
+    per_seed = ", ".join(f"seed {s} {100 * x:.1f}%"
+                         for s, x in zip(r.seeds, r.rates, strict=True))
+    head = (f"{r.model}: {r.n} seeds over the {r.scenarios} scenarios every seed ran ({per_seed}); "
+            f"run-to-run spread (sample SD) {100 * r.spread:.1f} points")
+    table = grid(["k", *map(str, range(1, r.n + 1))],
                  [["pass@k", *(f"{100 * x:.1f}%" for x in r.pass_at)],
                   ["pass^k", *(f"{100 * x:.1f}%" for x in r.pass_hat)]])
-    return "\n".join([head, "  ".join(body[0]), table])
+    return f"{head}\n{table}"
 
 
 def taxonomy(t: Taxonomy, models: Sequence[str]) -> str:
@@ -83,6 +80,9 @@ def taxonomy(t: Taxonomy, models: Sequence[str]) -> str:
     for model in models:
         rows = [r for r in t.rows if r.model == model and r.failed]
         total = t.totals(model)
+        if not total.failed:
+            out += ["", f"{model}: no failed scenario of {total.scenarios}"]
+            continue
         body = [[r.group, r.scenarios, r.failed, *(r.kinds.get(k, 0) or "" for k in t.kinds)]
                 for r in [*rows, total]]
         out += ["", model, grid(["", "ran", "failed", *t.kinds], body)]

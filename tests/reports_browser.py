@@ -246,3 +246,19 @@ def _unfilter(kind: int, line: np.ndarray, previous: np.ndarray, bpp: int) -> np
             pred = left if pa <= pb and pa <= pc else up[i] if pb <= pc else corner
             out[i] = (out[i] + pred) & 0xFF
     return out.astype(np.uint8)
+
+
+if __name__ == "__main__":
+    # A screenshot of one view of a report (how docs/img/report.png is made):
+    #   python tests/reports_browser.py report.html out.png "model=tiny&status=failed" "#browser"
+    import sys
+
+    page, out, fragment, scroll = (sys.argv[1:] + ["", ""])[:4]
+    with Chromium() as browser:
+        browser.open(Path(page), fragment)
+        if "open=" not in fragment and "status=" in fragment:
+            browser.click("#list .row")  # open the first run the filters leave
+        if scroll:
+            browser.js(f"document.querySelector({json.dumps(scroll)}).scrollIntoView()")
+        Path(out).write_bytes(browser.screenshot())
+        print(f"wrote {out}: {png_stats(Path(out).read_bytes())}")

@@ -80,7 +80,8 @@ def test_compare_states_b_against_a_and_lists_the_flips(files, capsys):
     assert "Passed in new only (1)\n  de-contacts-bruder" in out
     assert "Passed in old only (0)\n  (none)" in out
     # new ran two seeds: pass@k and pass^k follow.
-    assert "new: 2 seeds (7, 8) over the 5 scenarios every seed ran" in out
+    assert ("new: 2 seeds over the 5 scenarios every seed ran (seed 7 80.0%, seed 8 60.0%); "
+            "run-to-run spread (sample SD) 14.1 points") in out
     # Per scenario (n = 2): three pass twice, fi-contacts-sisko never, en-contacts-mum once.
     assert "pass@k  70.0%  80.0%" in out and "pass^k  70.0%  60.0%" in out
 
