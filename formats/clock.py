@@ -202,13 +202,21 @@ class Clock:
             try:
                 return self.expand(value)
             except ValueError as e:
-                raise ValueError(f"{where}: {e}" if where else str(e)) from None
+                raise TokenError(str(e), where) from None
         if isinstance(value, dict):
             return {k: self.expand_data(v, f"{where}.{k}" if where else str(k))
                     for k, v in value.items()}
         if isinstance(value, list):
             return [self.expand_data(v, f"{where}[{i}]") for i, v in enumerate(value)]
         return value
+
+
+class TokenError(ValueError):
+    """A malformed token inside data; ``where`` is its field path (``expect.calls[0].args[1]``)."""
+
+    def __init__(self, reason: str, where: str = ""):
+        super().__init__(f"{where}: {reason}" if where else reason)
+        self.reason, self.where = reason, where
 
 
 def find_tokens(text: str) -> list[str]:

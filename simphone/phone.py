@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
-from formats.clock import Clock
+from formats.clock import Clock, TokenError
 from formats.errors import FormatError
 from formats.jsonl import FormatErrors
 from simphone.data import Album, Location, PhoneData
@@ -64,7 +64,10 @@ class Phone(PhoneData):
         times resolved with the clock; bad data raises FormatError naming the field."""
         if not isinstance(phone, dict):
             raise FormatError(f"expected an object, got {type(phone).__name__}", field="phone")
-        expanded = _expand(phone, clock, "phone")
+        try:
+            expanded = clock.expand_data(phone, "phone")
+        except TokenError as e:
+            raise FormatError(e.reason, field=e.where) from None
         try:
             made = cls.model_validate(expanded, context={"clock": clock})
         except ValidationError as e:
@@ -172,20 +175,6 @@ class Phone(PhoneData):
                 known.add((song.album.casefold(), song.artist.casefold()))
                 self.music.albums.append(Album(title=song.album, artist=song.artist,
                                                year=song.year, genre=song.genre))
-
-
-def _expand(value: Any, clock: Clock, path: str) -> Any:
-    """Every string in the data with the card's tokens expanded."""
-    if isinstance(value, str):
-        try:
-            return clock.expand(value)
-        except ValueError as e:
-            raise FormatError(str(e), field=path) from None
-    if isinstance(value, dict):
-        return {key: _expand(item, clock, f"{path}.{key}") for key, item in value.items()}
-    if isinstance(value, list):
-        return [_expand(item, clock, f"{path}[{i}]") for i, item in enumerate(value)]
-    return value
 
 
 def _field(root: str, loc: tuple) -> str:

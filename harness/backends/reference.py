@@ -55,16 +55,6 @@ class Step:
     expected: ExpectedCall | None = None
 
 
-def _expand(value: Any, clock: Clock) -> Any:
-    if isinstance(value, str):
-        return clock.expand(value)
-    if isinstance(value, list):
-        return [_expand(v, clock) for v in value]
-    if isinstance(value, dict):
-        return {k: _expand(v, clock) for k, v in value.items()}
-    return value
-
-
 def _model_name(tool: str) -> str:
     """The name a model writes for a scenario's tool name: MCP operations by internal id."""
     parts = split_public(tool)
@@ -191,7 +181,7 @@ def plan(scenario: Scenario, clock: Clock) -> tuple[list[Step], str]:
                 raise FormatError(f"{scenario.id}: each reference call is "
                                   '{"tool": name, "arguments": {...}}', field=f"reference.calls[{i}]")
         steps = _loader_steps([c["tool"] for c in calls]) + [
-            Step(_model_name(c["tool"]), _expand(c.get("arguments", {}), clock)) for c in calls]
+            Step(_model_name(c["tool"]), clock.expand_data(c.get("arguments", {}), "reference.arguments")) for c in calls]
         answer = reference.get("answer")
         if not isinstance(answer, str) or not answer.strip():
             answer = required_answer(scenario, clock)
