@@ -64,8 +64,8 @@ def render(report: ReportInput) -> str:
         language_chart=_chart(report.by_language, models, "Pass rate by language", rotate=False),
         css=(ASSETS / "report.css").read_text(encoding="utf-8"),
         js=(ASSETS / "report.js").read_text(encoding="utf-8"),
-        index_json=_script_json(index),
-        details_json=_script_json(details),
+        index_json=script_json(index),
+        details_json=script_json(details),
     )
 
 
@@ -79,7 +79,7 @@ def _tally(row: Row, model: str) -> Tally | None:
     return cell.tally if cell else None
 
 
-def _script_json(data: Any) -> str:
+def script_json(data: Any) -> str:
     # "</" would end the <script> element early; "<\/" is the same string to JSON.parse.
     return orjson.dumps(data).decode().replace("</", "<\\/")
 
@@ -108,7 +108,7 @@ def page_data(report: ReportInput) -> tuple[dict[str, Any], dict[str, Any]]:
             failed_kinds = [] if line.passed else report.kinds_of(entry)
             rows.append([m, s, int(line.passed), [kinds.index(k) for k in failed_kinds],
                          len(line.rounds), round(line.seconds, 1)])
-            runs.append(_run_details(line))
+            runs.append(run_details(line))
     index = {"models": models, "kinds": kinds, "scenarios": scenario_rows, "rows": rows,
              "colours": [colour(i) for i in range(len(models))],
              "sets": ordered({s[1] for s in scenario_rows}, SETS),
@@ -133,7 +133,7 @@ def _scenario_details(scenario: Scenario | None) -> dict[str, Any]:
             "expect": scenario.expect.dump()}
 
 
-def _run_details(line: ResultLine) -> dict[str, Any]:
+def run_details(line: ResultLine) -> dict[str, Any]:
     segments = _round_segments(line.transcript)
     paired = len(segments) == len(line.rounds)
     rounds = []
