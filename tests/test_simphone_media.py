@@ -125,6 +125,18 @@ def test_the_library_is_searched_for_artists_albums_playlists_and_songs():
     assert ok(make_phone(), "search_music", query="Taylor Swift") == 'Nothing in your library matches "Taylor Swift".'
 
 
+def test_albums_and_songs_show_their_year_so_the_newest_can_be_chosen():
+    phone = make_phone({"music": {
+        "songs": [{"title": "Nobody", "artist": "Mitski", "album": "Be the Cowboy", "year": 2018},
+                  {"title": "My Love Mine All Mine", "artist": "Mitski",
+                   "album": "The Land Is Inhospitable and So Are We", "year": 2023}],
+        "albums": [{"title": "Be the Cowboy", "artist": "Mitski", "year": 2018},
+                   {"title": "The Land Is Inhospitable and So Are We", "artist": "Mitski", "year": 2023}]}})
+    text = ok(phone, "search_music", query="mitski", type="album")
+    assert "| Be the Cowboy | Mitski | 1 song | 2018" in text
+    assert "| The Land Is Inhospitable and So Are We | Mitski | 1 song | 2023" in text
+
+
 def test_play_an_artist_then_skip_pause_and_resume():
     phone = make_phone()
     assert ok(phone, "play_music", query="Mitski", shuffle=True) == (

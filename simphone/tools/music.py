@@ -25,6 +25,7 @@ class LibraryItem:
     artist: str | None
     songs: tuple[Song, ...]
     text: str  # what a search matches
+    year: int | None = None
 
     def describe(self) -> str:
         extra: list[str | None] = [self.artist]
@@ -33,6 +34,8 @@ class LibraryItem:
             extra += [song.album, _length(song)]
         else:
             extra.append(count(len(self.songs), "song"))
+        # The year lets a model answer "the newest album" or "the 1977 version".
+        extra.append(str(self.year) if self.year else None)
         return line(f"id: {self.id}", self.kind, self.name, *extra)
 
 
@@ -55,14 +58,15 @@ def library(phone: Phone) -> list[LibraryItem]:
         tracks = tuple(s for s in songs if s.album and fold(s.album) == fold(album.title)
                        and fold(s.artist) == fold(album.artist))
         items.append(LibraryItem("album", album.id, album.title, album.artist, tracks,
-                                 f"{album.title} {album.artist} {album.genre or ''}"))
+                                 f"{album.title} {album.artist} {album.genre or ''}", album.year))
     for playlist in music.playlists:
         tracks = tuple(s for ref in playlist.songs if (s := _song(phone, ref)) is not None)
         items.append(LibraryItem("playlist", playlist.id, playlist.name, None, tracks,
                                  f"{playlist.name} {playlist.description or ''}"))
     for song in songs:
         items.append(LibraryItem("song", song.id, song.title, song.artist, (song,),
-                                 f"{song.title} {song.artist} {song.album or ''} {song.genre or ''}"))
+                                 f"{song.title} {song.artist} {song.album or ''} {song.genre or ''}",
+                                 song.year))
     return items
 
 
