@@ -15,6 +15,7 @@ from formats.errors import FormatError
 # Sub-command modules, in the order `--help` lists them.
 COMMAND_MODULES: tuple[str, ...] = (
     "cli.validate_cmd",
+    "cli.scenarios_cmd",
     "cli.mcp_cmd",
     "cli.run_cmd",
     "cli.show_cmd",

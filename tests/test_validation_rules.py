@@ -158,3 +158,29 @@ def test_the_composition_counts_sets_languages_and_suffixes(tmp_path):
     assert rows["bench -conn"].ours == "1"
     assert rows["-conn with 2 to 6 connections"].ours == "1"
     assert not rows["bench scenarios"].ok
+
+
+def test_assemble_folds_parts_in_language_order_and_adds_conn_copies(tmp_path, catalog):
+    parts = tmp_path / "parts"
+    (parts / "fr").mkdir(parents=True)
+    (parts / "en").mkdir()
+    fr = variant(id="fr-scheduled-rer-retards", language="fr", phone={"locale": "fr_FR",
+                 "timeZone": "Europe/Paris"})
+    write(parts / "fr", fr)
+    write(parts / "en", DART)
+    from harness.validation.assemble import assemble
+
+    counts = assemble(tmp_path, [c.id for c in catalog.connections], conn_count=1)
+    assert counts == {"bench": 3, "restraint": 0, "ask": 0}
+    lines = [json.loads(x)["id"] for x in (tmp_path / "bench.jsonl").read_text().splitlines()]
+    assert lines[:2] == ["en-scheduled-dart-delays", "fr-scheduled-rer-retards"]
+    assert lines[2].endswith("-conn")
+    report = validate_files([tmp_path / "bench.jsonl"], catalog)
+    assert [str(p) for p in report.problems] == []
+
+
+def test_validate_checks_a_conn_copy_against_its_original(tmp_path, catalog):
+    copy = variant(id="en-scheduled-dart-delays-conn", connections=["gmail", "github"],
+                   request="something else")
+    found = messages(tmp_path, catalog, DART, copy)
+    assert any("field request differs from its original" in m for m in found), found

@@ -8,7 +8,8 @@ from pathlib import Path
 from formats.catalog import Catalog
 from formats.errors import FormatError
 from harness.validation.composition import Row, composition
-from harness.validation.static import Located, load_located, static_problems
+from harness.validation.conn_copies import SUFFIX, copy_problems
+from harness.validation.static import Located, load_located, problem, static_problems
 from mcpmock.fixtures import fixture_for
 
 
@@ -36,6 +37,14 @@ def connection_operations(items: list[Located], catalog: Catalog) -> dict[str, s
     return out
 
 
+def conn_copy_problems(items: list[Located]) -> list[FormatError]:
+    """Each -conn copy against its original, when the original is among the files checked."""
+    by_id = {i.scenario.id: i.scenario for i in items}
+    return [problem(item, message.split(": ", 1)[1], "id")
+            for item in items if item.scenario.id.endswith(SUFFIX)
+            for message in copy_problems(item.scenario, by_id.get(item.scenario.id.removesuffix(SUFFIX)))]
+
+
 def validate_files(paths: list[Path], catalog: Catalog, *, solvable=None) -> ValidationReport:
     """Check every scenario of the files. ``solvable(located) -> list[FormatError]`` adds the
     reference-run checks; without it only static checks run."""
@@ -46,6 +55,7 @@ def validate_files(paths: list[Path], catalog: Catalog, *, solvable=None) -> Val
         report.problems.extend(errors)
     report.problems.extend(static_problems(report.scenarios, catalog,
                                            connection_operations(report.scenarios, catalog)))
+    report.problems.extend(conn_copy_problems(report.scenarios))
     if solvable is not None:
         broken = {(p.file, p.line) for p in report.problems}
         for item in report.scenarios:
