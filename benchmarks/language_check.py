@@ -166,9 +166,14 @@ def main() -> int:
     django, english_django = django_strings(next(args.data.glob("django-*.whl")))
     rng = random.Random(1)
     own: dict[str, list[str]] = {}
+    source: dict[str, str] = {}  # string -> where it came from
     for lang in LANGUAGES:
-        strings = usable(udhr[lang] + django.get(lang, []) + (english_django if lang == "en" else []),
-                         args.min, args.max)
+        from_udhr = usable(udhr[lang], args.min, args.max)
+        from_django = usable(django.get(lang, []) + (english_django if lang == "en" else []),
+                             args.min, args.max)
+        source.update({s: "UDHR" for s in from_udhr})
+        source.update({s: "Django" for s in from_django if s not in source})
+        strings = list(dict.fromkeys(from_udhr + from_django))
         own[lang] = rng.sample(strings, min(len(strings), args.per_language))
     english = own["en"]
 
@@ -189,8 +194,20 @@ def main() -> int:
             english_only=False, detector=check.detector, _known=check._known).judge_text(t, x).accepted,
         **{f"calibrated, k = {k}": (lambda k: lambda t, x: LanguageCheck(
             k=k, detector=check.detector, _known=check._known).judge_text(t, x).accepted)(k)
-           for k in (2, 5, 10)},
+           for k in (2, 3, 5, 10)},
     }
+    shipped = configs["calibrated (shipped)"]
+    print("False rejects of the shipped decision by source and length (all languages):\n")
+    print("| strings | n | false rejects % |\n|---|---|---|")
+    for label, keep in (("UDHR (sentences and clauses)", lambda s: source[s] == "UDHR"),
+                        ("Django (UI messages)", lambda s: source[s] == "Django"),
+                        ("12-40 characters", lambda s: len(s) <= 40),
+                        ("41-80 characters", lambda s: len(s) > 40)):
+        chosen = [(lang, s) for lang in LANGUAGES for s in own[lang] if keep(s)]
+        rejected = sum(not shipped(check.text_to_judge(s), lang) for lang, s in chosen)
+        print(f"| {label} | {len(chosen)} | {100 * rejected / len(chosen):.2f} |")
+    print()
+
     totals = {}
     for name, accepts in configs.items():
         rows, fr_all, en_all, close_all = [], [0, 0], [0, 0], [0, 0]

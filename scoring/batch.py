@@ -54,7 +54,5 @@ def score_lines(pairs: Sequence[tuple[Known, ResultLine]], *,
     # A check of its own (sharing the process's detector), so the primed confidences go with it.
     check = LanguageCheck() if language_check is True else language_check
     if check:
-        answers = (check.text_to_judge(r.answer.strip(), r.tool_outputs()) for _, r in pairs
-                   if r.answer.strip())
-        check.prime(t for t in answers if t is not None)
+        check.prime_answers((r.answer.strip(), r.tool_outputs()) for _, r in pairs if r.answer.strip())
     return [score(k.scenario, r, language_check=check, expect=k.expect) for k, r in pairs]

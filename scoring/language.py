@@ -11,7 +11,7 @@ Only the card's gate ("top hypothesis at confidence >= 0.5") is replaced. lingua
 are spread over all candidate languages, so short English text rarely reaches 0.5 and the literal
 gate lets ~44% of English answers through. The calibrated decision: sum the confidences per
 same-language group; reject when the top group is not the expected one and either it is English
-or it is at least ``k`` (3) times as likely as the expected group. docs/scoring.md has the
+or it is at least ``k`` (4) times as likely as the expected group. docs/scoring.md has the
 measurements.
 """
 
@@ -40,7 +40,7 @@ SAME_LANGUAGE: dict[str, str] = {
 # Requests in these languages are rejected only by an English reading (the card).
 ENGLISH_ONLY: frozenset[str] = frozenset({"et", "lv", "lt", "sl"})
 MIN_LETTERS = 12
-DEFAULT_K = 3.0
+DEFAULT_K = 4.0
 
 # Quotation marks of the bench's languages, as (opening, closing). The ASCII apostrophe is also
 # an apostrophe (it's, l'heure), so it quotes only where no letter touches it from outside.
@@ -55,11 +55,13 @@ _QUOTED = re.compile("|".join(
 # Addresses are not words of any language.
 _ADDRESS = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _WORD = re.compile(r"\w+")
+_WORD_SPLIT = re.compile(r"(\w+)")
 _SPACES = re.compile(r"\s+")
 
 How = Literal["too-short", "unknown-language", "no-letters", "settled", "recognizer"]
 
 
+@lru_cache(maxsize=1024)
 def same_language(code: str) -> str:
     """The language a code counts as: nb reads as da, sr as hr, ms as id, mr as hi."""
     code = code.replace("_", "-").split("-")[0].lower()
@@ -84,12 +86,19 @@ def strip_for_language(answer: str, tool_outputs: Iterable[str] = ()) -> str:
     text = _ADDRESS.sub(" ", _QUOTED.sub(" ", answer))
     known = tool_words(tool_outputs)
     if known:
-        text = _WORD.sub(lambda m: " " if fold(m.group()) in known else m.group(), text)
+        parts = _WORD_SPLIT.split(text)  # words at the odd places
+        parts[1::2] = [" " if fold(w) in known else w for w in parts[1::2]]
+        text = "".join(parts)
     return _SPACES.sub(" ", text).strip()
 
 
 def letter_count(text: str) -> int:
-    return sum(ch.isalpha() for ch in text)
+    return sum(map(str.isalpha, text))
+
+
+def _text_to_judge(answer: str, tool_outputs: Iterable[str]) -> str | None:
+    text = strip_for_language(answer, tool_outputs)
+    return main_script_text(text) if letter_count(text) >= MIN_LETTERS else None
 
 
 @lru_cache(maxsize=8192)
@@ -114,6 +123,8 @@ def main_script_text(text: str) -> str:
     other scripts become spaces. A Korean answer with a date pattern or a product name in Latin
     letters is read as Korean: given both, the recognizer reads the Latin part as some
     Latin-script language."""
+    if text.isascii() or len({_script(ch) for ch in set(text)} - {"", None}) <= 1:
+        return text
     scripts = []
     current = ""
     for ch in text:
@@ -157,6 +168,12 @@ def build_detector(languages: tuple[str, ...] = LANGUAGES) -> Any:
     return LanguageDetectorBuilder.from_iso_codes_639_1(*codes).build()
 
 
+@lru_cache(maxsize=128)
+def _code(language: Any) -> str:
+    """A lingua Language as its same-language group's code."""
+    return same_language(language.iso_code_639_1.name)
+
+
 @dataclass
 class LanguageCheck:
     """The check with its settings; the detector is built on first use. ``settle`` and
@@ -167,8 +184,13 @@ class LanguageCheck:
     english_only: bool = True
     languages: tuple[str, ...] = LANGUAGES
     detector: Any = None
-    # Confidences already computed, by text (see ``prime``).
+    # Confidences already computed, by text, and texts to judge by (answer, tool outputs): see
+    # ``prime`` and ``prime_answers``.
     _known: dict[str, dict[str, float]] = field(default_factory=dict, repr=False)
+    _texts: dict[tuple[str, tuple[str, ...]], str | None] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self._groups = frozenset(same_language(c) for c in self.languages)
 
     def _detector(self) -> Any:
         if self.detector is None:
@@ -179,7 +201,7 @@ class LanguageCheck:
     def _as_dict(values: Sequence[Any]) -> dict[str, float]:
         groups: dict[str, float] = {}
         for cv in values:
-            code = same_language(cv.language.iso_code_639_1.name)
+            code = _code(cv.language)
             groups[code] = groups.get(code, 0.0) + cv.value
         return groups
 
@@ -192,18 +214,26 @@ class LanguageCheck:
 
     def prime(self, texts: Iterable[str]) -> None:
         """Compute the confidences of many texts at once, on every core."""
-        todo = list(dict.fromkeys(t for t in texts if t not in self._known))
+        todo = list(dict.fromkeys(t for t in texts if t is not None and t not in self._known))
         if todo:
             values = self._detector().compute_language_confidence_values_in_parallel(todo)
             self._known.update(zip(todo, map(self._as_dict, values)))
 
-    def text_to_judge(self, answer: str, tool_outputs: Iterable[str] = ()) -> str | None:
-        """What the recognizer reads: the answer stripped (quotes, addresses, tool-output words),
-        or None when fewer than 12 letters remain; then only its main script's words."""
-        text = strip_for_language(answer, tool_outputs)
-        return main_script_text(text) if letter_count(text) >= MIN_LETTERS else None
+    def prime_answers(self, answers: Iterable[tuple[str, Sequence[str]]]) -> None:
+        """Prepare many (answer, tool outputs) at once: their texts, then their confidences."""
+        for answer, outputs in answers:
+            key = (answer, tuple(outputs))
+            if key not in self._texts:
+                self._texts[key] = _text_to_judge(answer, outputs)
+        self.prime(self._texts.values())
 
-    def judge(self, answer: str, expected: str, tool_outputs: Iterable[str] = ()) -> LanguageJudgement:
+    def text_to_judge(self, answer: str, tool_outputs: Sequence[str] = ()) -> str | None:
+        """What the recognizer reads: the answer stripped (quotes, addresses, tool-output words),
+        or None when fewer than 12 letters remain; then only its main script's letters."""
+        key = (answer, tuple(tool_outputs))
+        return self._texts[key] if key in self._texts else _text_to_judge(answer, tool_outputs)
+
+    def judge(self, answer: str, expected: str, tool_outputs: Sequence[str] = ()) -> LanguageJudgement:
         text = self.text_to_judge(answer, tool_outputs)
         if text is None:
             return LanguageJudgement(True, "too-short")
@@ -212,7 +242,7 @@ class LanguageCheck:
     def judge_text(self, text: str, expected: str) -> LanguageJudgement:
         """The decision on the text ``text_to_judge`` gave."""
         want = same_language(expected)
-        if want not in {same_language(c) for c in self.languages}:
+        if want not in self._groups:
             return LanguageJudgement(True, "unknown-language", text=text)
         groups = self.confidences(text)
         if not groups or max(groups.values()) <= 0.0:

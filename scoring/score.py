@@ -29,8 +29,9 @@ def expected_for(scenario: Scenario) -> Expect:
     try:
         clock = clock_for(scenario.phone, scenario.language)
         return Expect.model_validate(clock.expand_data(scenario.expect.dump(), "expect"))
-    except ValueError as e:  # FormatError is a ValueError too
-        raise FormatError(f"scenario {scenario.id}: {getattr(e, 'reason', e)}") from None
+    except ValueError as e:  # a bad token (with its field path), or the clock's FormatError
+        detail = e.reason if isinstance(e, FormatError) else str(e)
+        raise FormatError(f"scenario {scenario.id}: {detail}") from None
 
 
 def score(scenario: Scenario, result: ResultLine, *,
