@@ -137,6 +137,16 @@ class Chromium:
             raise CdpError(f"{expression}: {out['exceptionDetails']}")
         return out["result"].get("value")
 
+    def wait_for(self, expression: str, timeout: float = 10.0) -> Any:
+        """Poll until the expression is truthy (for work the page does in a later task, such as
+        a hashchange handler); returns its value."""
+        deadline = time.monotonic() + timeout
+        while not (value := self.js(expression)):
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"still false after {timeout} s: {expression}")
+            time.sleep(0.05)
+        return value
+
     def click(self, selector: str) -> None:
         """A real mouse click at the middle of the element (scrolled into view first)."""
         box = self.js(f"""(() => {{ const el = document.querySelector({json.dumps(selector)});

@@ -90,9 +90,11 @@ def test_the_list_draws_only_the_rows_in_view_and_no_round_text_until_opened(pag
     assert page.js("document.querySelectorAll('#list .row').length") < 80
     assert page.js("document.querySelectorAll('#detail .round').length") == 0
     page.js("document.getElementById('list').scrollTop = 30 * 1500")
-    page.js("new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
-    tops = page.js("[...document.querySelectorAll('#list .row')].map(r => parseInt(r.style.top))")
-    assert min(tops) <= 30 * 1500 <= max(tops) and len(tops) < 80
+    # The list redraws on its scroll event, which comes a frame later.
+    tops = page.wait_for("""(() => {
+        const tops = [...document.querySelectorAll('#list .row')].map(r => parseInt(r.style.top));
+        return Math.min(...tops) <= 30 * 1500 && 30 * 1500 <= Math.max(...tops) && tops; })()""")
+    assert len(tops) < 80
 
 
 def test_status_model_category_and_check_filters_narrow_the_list(page, report):
@@ -165,10 +167,11 @@ def test_opening_a_failed_scenario_shows_request_checks_rounds_answer_and_phone(
 def test_a_failure_count_in_the_taxonomy_opens_those_scenarios(page, report):
     _, index = report
     page.click("#failures table.taxonomy tr.total a")
+    # The link changes the fragment; the page applies it in its hashchange handler, a task later.
+    kind = page.wait_for("document.getElementById('f-kind').value")
     hash_ = page.js("location.hash")
     first_model = index["models"][0]
     assert "status=failed" in hash_ and urlencode({"model": first_model}) in hash_
-    kind = page.js("document.getElementById('f-kind').value")
     assert count(page) == expected(index, passed=False, models={first_model}, kind=kind) > 0
 
 
