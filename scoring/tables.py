@@ -100,6 +100,7 @@ def write_csv(path: str | Path, rows: list[dict[str, object]], columns: list[str
 def write_tables(directory: str | Path, lines: list[Scored]) -> list[Path]:
     """summary.csv, by_category.csv and by_language.csv in directory; returns their paths."""
     directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
     out = []
     for name, rows, key in (("summary.csv", summary_rows(lines), "row"),
                             ("by_category.csv", by_category_rows(lines), "category"),

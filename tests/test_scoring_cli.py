@@ -155,3 +155,10 @@ def test_write_summary_tables_reads_every_result_file_under_a_folder(project):
     # The recorded verdicts (all False here), not rescored ones.
     assert read_csv(paths[0])[0] == {"model": "orvena-4b", "seed": "7", "row": "all bench scenarios",
                                      "passed": "0", "total": "3", "percent": "0.0"}
+
+
+def test_tables_go_where_asked_even_to_a_new_folder(project):
+    assert run(project, "--tables", str(project / "tables" / "new")) == 0
+    assert sorted(p.name for p in (project / "tables" / "new").iterdir()) == [
+        "by_category.csv", "by_language.csv", "summary.csv"]
+    assert not (project / "results" / "summary.csv").exists()
