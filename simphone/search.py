@@ -32,9 +32,21 @@ STOPWORDS = frozenset(fold(w) for w in """
     saya
     můj moje
     μου ο η το
+    近 近く 付近 周辺 近所 私の 僕の
+    근처 주변 내 제
 """.split())
 # Honorifics a Japanese or Korean query adds to a name ("田中さん", "민수 씨").
 _HONORIFICS = ("さん", "様", "さま", "くん", "君", "ちゃん", "先生", "씨", "님")
+
+
+# Japanese writes no spaces: short hiragana runs between kanji or katakana are particles and
+# okurigana ("京都の紅葉", "近くの郵便局"), so they split a query word into the words it holds.
+_KANA_SPLIT = re.compile(r"(?<=[\u3400-\u9fff\u30a0-\u30ff\uff66-\uff9f\w])[\u3040-\u309f]{1,3}"
+                         r"(?=[\u3400-\u9fff\u30a0-\u30ff\uff66-\uff9f])")
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]")
+# Korean attaches particles to nouns ("설악산에", "약국이"); longest first.
+_KO_PARTICLES = ("에서", "으로", "까지", "부터", "한테", "에게", "이랑", "에", "이", "가", "을", "를",
+                 "은", "는", "의", "로", "와", "과", "도", "만", "랑")
 
 
 def words(text: str) -> list[str]:
@@ -44,9 +56,21 @@ def words(text: str) -> list[str]:
 
 def query_words(query: str) -> list[str]:
     """The words of a query that carry meaning (all of them if all are function words)."""
-    found = words(query)
+    found = [part for w in words(query) for part in _KANA_SPLIT.split(w) if part]
     meaningful = [w for w in found if w not in STOPWORDS]
     return meaningful or found
+
+
+def _cjk_in(word: str, folded: str) -> bool:
+    """CJK words match across the spaces an item's text may have ("羽田空港 第3ターミナル")
+    and without a Korean particle."""
+    squeezed = folded.replace(" ", "")
+    if word in squeezed:
+        return True
+    for particle in _KO_PARTICLES:
+        if word.endswith(particle) and len(word) > len(particle) and word[: -len(particle)] in squeezed:
+            return True
+    return False
 
 
 def word_in(word: str, folded: str) -> bool:
@@ -60,6 +84,8 @@ def word_in(word: str, folded: str) -> bool:
     for suffix in _HONORIFICS:
         if word.endswith(suffix) and len(word) > len(suffix) and word[: -len(suffix)] in folded:
             return True
+    if _CJK.search(word) and _cjk_in(word, folded):
+        return True
     if len(word) >= 5:
         return word[: max(4, math.ceil(len(word) * 0.6))] in folded
     return len(word) == 4 and word.endswith("s") and word[:-1] in folded

@@ -1,0 +1,28 @@
+"""The phone's forgiving search in languages written without spaces or with attached particles."""
+
+from __future__ import annotations
+
+import pytest
+
+from simphone.search import matches
+
+
+@pytest.mark.parametrize("query, text", [
+    ("京都の紅葉", "京都 紅葉 名所"),            # a particle joins two words
+    ("近くの郵便局", "渋谷郵便局"),              # "near" carries no meaning for the match
+    ("羽田空港第3ターミナル", "羽田空港 第3ターミナル"),  # the item's text has a space
+    ("설악산에", "설악산 국립공원"),             # a Korean particle on the noun
+    ("근처 약국이", "온누리 약국"),
+    ("Zürich", "zurich hb"),
+])
+def test_a_query_finds_what_a_phone_would(query, text):
+    assert matches(query, text)
+
+
+@pytest.mark.parametrize("query, text", [
+    ("東京", "京都駅"),        # shared characters are not the same place
+    ("학교", "학원"),
+    ("郵便局", "銀行"),
+])
+def test_a_query_does_not_find_other_words(query, text):
+    assert not matches(query, text)
