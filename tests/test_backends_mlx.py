@@ -250,4 +250,5 @@ def test_batched_scenarios_write_the_tokens_of_sequential_ones(tiny_model, sampl
     finally:
         batched.close()
     assert together == alone
-    assert batched.stats.prefilled_tokens == sequential.stats.prefilled_tokens
+    # First rounds that arrive together share their prefix at once; never more prefill.
+    assert batched.stats.prefilled_tokens <= sequential.stats.prefilled_tokens

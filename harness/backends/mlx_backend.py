@@ -307,6 +307,8 @@ class MlxSession:
         self.cache: list[Any] | None = None
         self.tokens: list[int] = []  # what self.cache holds
         self.snapshots: list[Snapshot] = []
+        self._offered = False  # the first prompt went to learn_shared_prefix
+        self._prefix_prefilled = 0  # tokens it prefilled for that, reported with round 1
 
     def close(self) -> None:
         self.cache, self.tokens, self.snapshots = None, [], []
@@ -318,9 +320,8 @@ class MlxSession:
         from mlx_lm.models.cache import can_trim_prompt_cache
 
         b = self.backend
-        prefilled_here = 0
-        if b.reuse == "shared" and self.round == 0:
-            prefilled_here = b.learn_shared_prefix(prompt)
+        self.learn(prompt)
+        prefilled_here, self._prefix_prefilled = self._prefix_prefilled, 0
         cache, cached, how = self._start(prompt)
         b.stats.count(how)
         b.stats.rounds += 1
@@ -331,6 +332,14 @@ class MlxSession:
         # prefilled.
         reported = max(cached - prefilled_here, 0)
         return cache, cached, reported, b.reuse != "none" and not can_trim_prompt_cache(cache)
+
+    def learn(self, prompt: list[int]) -> None:
+        """Offer this scenario's first prompt to the backend's shared prefixes (once). The batch
+        engine calls it for every first round that arrives together before planning any, so
+        that the first scenarios of a run already start from their common prefix."""
+        if self.backend.reuse == "shared" and self.round == 0 and not self._offered:
+            self._offered = True
+            self._prefix_prefilled = self.backend.learn_shared_prefix(prompt)
 
     def _start(self, prompt: list[int]) -> tuple[list[Any], int, str]:
         """A cache holding ``prompt[:n]`` for the largest n this session can offer, n < len:

@@ -93,7 +93,13 @@ class BatchEngine:
                     return
                 busy = time.perf_counter()
                 for item in items:
-                    self._insert(generator, item, active)
+                    try:
+                        item.session.learn(item.prompt)
+                    except Exception as e:  # noqa: BLE001 - fails that round, not the engine
+                        item.future.set_exception(e)
+                for item in items:
+                    if not item.future.done():
+                        self._insert(generator, item, active)
                 if active:
                     self._step(generator, active)
                 b.stats.model_seconds += time.perf_counter() - busy

@@ -1,0 +1,158 @@
+"""How fast the mlx backend runs scenarios, four ways side by side in one process.
+
+On each tiny random model (qwen3: attention caches that can be trimmed; qwen3_5: recurrent
+layers that cannot) the same scenarios run through the real agent loop four ways:
+
+1. naive: every round prefills its whole prompt, one scenario at a time;
+2. + rounds: each round continues the conversation's cache (or a snapshot);
+3. + shared prefix: scenarios start from a snapshot of the prefix their first prompts share;
+4. + batching: ``--batch`` scenarios at once through BatchGenerator, one loop thread each.
+
+Printed per model and sampling: tokens prefilled per scenario, scenarios per second, peak
+memory, each as a ratio to naive, and the share of wall time spent outside the model (loop,
+tools, prompt rendering, tokenizing, parsing). Every way must write the same result lines
+(timings aside), at temperature 0 and at the default sampling with a fixed seed.
+
+A random model's text is noise and would end every turn after one round; a logit bias on
+``<tool_call>`` and ``<|im_end|>`` makes it write (unreadable) call blocks and stop, so turns
+run several rounds, as a real model's do. The bias is the same in every way.
+
+    python benchmarks/throughput.py [--scenarios 16] [--batch 8] [--arch qwen3_5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from formats.catalog import load_catalog  # noqa: E402
+from formats.paths import catalog_path, scenarios_dir  # noqa: E402
+from formats.result import ResultLine  # noqa: E402
+from formats.scenario import Scenario  # noqa: E402
+from harness.backends.mlx_backend import MlxBackend  # noqa: E402
+from harness.loop import run_scenario  # noqa: E402
+from harness.runner import load_scenarios  # noqa: E402
+from harness.sampling import GREEDY, SamplingConfig  # noqa: E402
+from harness.tiny_model import ARCHES, build_tiny_model  # noqa: E402
+
+WAYS = [("naive", "none", 1), ("+ rounds", "rounds", 1), ("+ shared prefix", "shared", 1)]
+CALL_BIAS = 3.0
+END_BIAS = 3.0
+
+
+def project_scenarios(limit: int) -> list[Scenario]:
+    """Bench scenarios of the project (scenarios/bench.jsonl, else the per-language parts),
+    evenly spaced over the set so that several languages and categories are in."""
+    files = [scenarios_dir() / "bench.jsonl"]
+    if not files[0].exists():
+        files = sorted(scenarios_dir().glob("parts/*/bench.jsonl"))
+    pool: list[Scenario] = []
+    for f in files:
+        pool.extend(load_scenarios(f)[0])
+    if len(pool) <= limit:
+        return pool
+    return [pool[i * len(pool) // limit] for i in range(limit)]
+
+
+def comparable(line: ResultLine) -> dict:
+    """A line without what varies from run to run: wall time and round timings."""
+    data = line.model_dump(mode="json")
+    data.pop("seconds", None)
+    for r in data.get("rounds", []):
+        r.pop("timing", None)
+    return data
+
+
+def run_way(model: Path, scenarios: list[Scenario], catalog, *, reuse: str, batch: int,
+            sampling: SamplingConfig, args) -> dict:
+    import mlx.core as mx
+
+    from tokenizers import Tokenizer
+
+    vocab = Tokenizer.from_file(str(model / "tokenizer.json"))
+    bias = {vocab.token_to_id("<tool_call>"): CALL_BIAS, vocab.token_to_id("<|im_end|>"): END_BIAS}
+    backend = MlxBackend(str(model), sampling=sampling, max_tokens=args.max_tokens,
+                         reuse=reuse, batch=batch, logit_bias=bias)
+
+    def one(scenario: Scenario) -> ResultLine:
+        return run_scenario(scenario, backend, catalog, seed=args.seed,
+                            max_rounds=args.max_rounds, model="tiny")
+
+    mx.reset_peak_memory()
+    started = time.perf_counter()
+    if batch == 1:
+        lines = [one(s) for s in scenarios]
+    else:
+        with ThreadPoolExecutor(batch) as pool:
+            lines = list(pool.map(one, scenarios))
+        backend.close()
+    wall = time.perf_counter() - started
+    failures = [f"{line.id}: {line.failure.message}" for line in lines
+                if line.failure is not None and line.failure.kind != "round-limit"]
+    return {
+        "lines": {line.id: comparable(line) for line in lines},
+        "failures": failures,
+        "prefilled": backend.stats.prefilled_tokens / len(scenarios),
+        "rate": len(scenarios) / wall,
+        "peak": mx.get_peak_memory() / 1e9,
+        "outside": max(0.0, 1 - backend.stats.model_seconds / wall),
+        "rounds": sum(len(line.rounds) for line in lines) / len(scenarios),
+        "wall": wall,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--arch", choices=ARCHES, action="append",
+                        help="tiny model(s) to run (default: both)")
+    parser.add_argument("--scenarios", type=int, default=16, help="scenarios per way (default 16)")
+    parser.add_argument("--batch", type=int, default=8, help="batch size of the fourth way")
+    parser.add_argument("--max-tokens", type=int, default=24, help="tokens per round (default 24)")
+    parser.add_argument("--max-rounds", type=int, default=4, help="rounds per turn (default 4)")
+    parser.add_argument("--seed", type=int, default=7)
+    args = parser.parse_args()
+
+    catalog = load_catalog(catalog_path())
+    scenarios = project_scenarios(args.scenarios)
+    if not scenarios:
+        sys.exit(f"no scenarios under {scenarios_dir()}")
+    ways = WAYS + [(f"+ batch {args.batch}", "shared", args.batch)]
+    print(f"{len(scenarios)} scenarios ({len({s.language for s in scenarios})} languages), "
+          f"max {args.max_rounds} rounds of {args.max_tokens} tokens, seed {args.seed}\n")
+    all_identical = True
+    with tempfile.TemporaryDirectory() as tmp:
+        for arch in args.arch or list(ARCHES):
+            model = build_tiny_model(Path(tmp) / arch, arch)
+            for label, sampling in (("temperature 0", GREEDY),
+                                    ("default sampling", SamplingConfig())):
+                results = [(name, run_way(model, scenarios, catalog, reuse=reuse, batch=batch,
+                                          sampling=sampling, args=args))
+                           for name, reuse, batch in ways]
+                naive = results[0][1]
+                print(f"### tiny {arch}, {label} "
+                      f"({naive['rounds']:.1f} rounds per scenario)\n")
+                print("| way | prefilled tokens / scenario | vs naive | scenarios / s | vs naive "
+                      "| peak memory GB | outside the model | lines as naive |")
+                print("|---|---:|---:|---:|---:|---:|---:|---|")
+                for name, r in results:
+                    same = r["lines"] == naive["lines"]
+                    all_identical &= same
+                    print(f"| {name} | {r['prefilled']:,.0f} | {r['prefilled'] / naive['prefilled']:.2f} "
+                          f"| {r['rate']:.3f} | {r['rate'] / naive['rate']:.2f} | {r['peak']:.3f} "
+                          f"| {r['outside']:.1%} | {'identical' if same else 'DIFFERENT'} |")
+                    for failure in r["failures"]:
+                        print(f"  harness/backend failure: {failure}")
+                print()
+    print("all ways wrote identical lines" if all_identical else "LINES DIFFER between ways")
+    sys.exit(0 if all_identical else 1)
+
+
+if __name__ == "__main__":
+    main()
