@@ -68,14 +68,13 @@ def sequence_checks(expected: list[ExpectedCall], calls: list[MadeCall], *, fail
                     unparsed_calls: int = 0) -> list[Check]:
     """One check per expected call that has no matching call in order, saying why."""
     positions = match_in_order(expected, calls, failures_count)
-    checks, start = [], 0
+    checks, start, previous = [], 0, None
     for n, (exp, at) in enumerate(zip(expected, positions), start=1):
         if at is not None:
-            start = at + 1
+            start, previous = at + 1, exp.tool
             continue
         name = f"the expected call to {exp.tool}" + (f" ({n} of {len(expected)})" if len(expected) > 1 else "")
-        checks.append(_why_unmatched(name, exp, calls, start, failures_count, unparsed_calls,
-                                     previous=expected[n - 2].tool if n > 1 else None))
+        checks.append(_why_unmatched(name, exp, calls, start, failures_count, unparsed_calls, previous))
     return checks
 
 

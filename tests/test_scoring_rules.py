@@ -51,6 +51,14 @@ def test_expected_calls_out_of_order_fail_and_say_so():
     assert kinds(v) == ["wrong-or-missing-call"]
 
 
+def test_out_of_order_names_the_last_expected_call_that_was_found():
+    expect = {"calls": [{"tool": "list_events"}, {"tool": "search_contacts"}, {"tool": "update_event"}]}
+    v = verdict(expect, [call("update_event"), call("list_events")])
+    assert v.issues == ["the expected call to search_contacts (2 of 3) was not made",
+                        "the expected call to update_event (3 of 3) was made only before "
+                        "list_events, not after it as expected"]
+
+
 def test_each_expected_call_needs_its_own_call():
     expect = {"calls": [{"tool": "send_message", "args": ["Anna"]},
                         {"tool": "send_message", "args": ["Anna"]}]}
