@@ -8,6 +8,8 @@ contact's ``aliases``.
 
 from __future__ import annotations
 
+import math
+
 from formats.textmatch import fold
 
 _WORDS: dict[str, str] = {
@@ -101,11 +103,29 @@ CANONICAL = frozenset(_WORDS)
 
 def relations_in(folded_query: str, words: list[str]) -> dict[str, frozenset[str]]:
     """Query word (or phrase) -> the canonical relations it names, for those that name one."""
-    found = {w: RELATION_OF[w] for w in words if w in RELATION_OF}
+    found = {}
+    for w in words:
+        named = RELATION_OF.get(w) or _inflected(w)
+        if named:
+            found[w] = named
     for phrase in _PHRASES:
         if phrase in folded_query:
             found[phrase] = RELATION_OF[phrase]
     return found
+
+
+def _inflected(word: str) -> frozenset[str]:
+    """The relations of an inflected form ("siostrze", "sestře" for sister): a base word that
+    shares the word's stem and differs in length by an ending at most ("sestřenice", a cousin,
+    is not an inflection of "sestra")."""
+    if len(word) < 5:
+        return frozenset()
+    stem = word[: max(4, math.ceil(len(word) * 0.6))]
+    named: frozenset[str] = frozenset()
+    for key, relations in RELATION_OF.items():
+        if " " not in key and key.startswith(stem) and abs(len(key) - len(word)) <= 2:
+            named |= relations
+    return named
 
 
 def canonical(relation: str) -> str:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from formats.textmatch import fold
+from simphone.relations import relations_in
 from simphone.search import matches
 
 
@@ -26,3 +28,15 @@ def test_a_query_finds_what_a_phone_would(query, text):
 ])
 def test_a_query_does_not_find_other_words(query, text):
     assert not matches(query, text)
+
+
+@pytest.mark.parametrize("word, relation", [
+    ("siostrze", "sister"),     # Polish dative of siostra
+    ("sestře", "sister"),       # Czech; sestřenice (a cousin) is not an inflection of it
+    ("bratem", "brother"),
+    ("сестрі", "sister"),       # Ukrainian
+    ("szefowej", "boss"),
+])
+def test_an_inflected_relation_word_names_its_relation(word, relation):
+    folded = fold(word)
+    assert relations_in(folded, [folded]) == {folded: frozenset({relation})}
