@@ -117,6 +117,8 @@ def main() -> None:
     parser.add_argument("--max-tokens", type=int, default=24, help="tokens per round (default 24)")
     parser.add_argument("--max-rounds", type=int, default=4, help="rounds per turn (default 4)")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--sampling", choices=["both", "greedy", "seeded"], default="both",
+                        help="temperature 0, the default sampling with --seed, or both (default)")
     args = parser.parse_args()
 
     catalog = load_catalog(catalog_path())
@@ -130,8 +132,11 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for arch in args.arch or list(ARCHES):
             model = build_tiny_model(Path(tmp) / arch, arch)
-            for label, sampling in (("temperature 0", GREEDY),
-                                    ("default sampling", SamplingConfig())):
+            settings = [("temperature 0", GREEDY, "greedy"),
+                        ("default sampling", SamplingConfig(), "seeded")]
+            for label, sampling, key in settings:
+                if args.sampling not in ("both", key):
+                    continue
                 results = [(name, run_way(model, scenarios, catalog, reuse=reuse, batch=batch,
                                           sampling=sampling, args=args))
                            for name, reuse, batch in ways]

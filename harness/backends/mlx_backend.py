@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from formats.result import RoundTiming
 from harness.backend import Generation, SessionContext
+from harness.backends.prompt_tokens import PromptEncoder
 from harness.sampling import SamplingConfig, round_sampler
 from harness.toolcalls import parse_text, parser_module
 
@@ -128,6 +129,7 @@ class MlxBackend:
         if self.tool_format is None:
             raise ValueError(f"{model}: mlx-lm cannot tell the tool-call format from the chat "
                              "template; pass --tool-format (e.g. json_tools, qwen3_coder)")
+        self._splits_cleanly = PromptEncoder(self.tokenizer, checked=True).splits_cleanly()
         self.thinking = thinking
         self.sampling = sampling or SamplingConfig()
         self.max_tokens = max_tokens or (MAX_TOKENS_THINKING if thinking else MAX_TOKENS)
@@ -186,10 +188,18 @@ class MlxBackend:
 
     # -- prompts ----------------------------------------------------------------------------
 
-    def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> list[int]:
-        return list(self.tokenizer.apply_chat_template(
+    def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
+               encoder: PromptEncoder | None = None) -> list[int]:
+        """The prompt's tokens; an encoder reuses the tokens of the conversation's last prompt."""
+        text = self.tokenizer.apply_chat_template(
             messages, tools=tools or None, add_generation_prompt=True,
-            enable_thinking=self.thinking, tokenize=True))
+            enable_thinking=self.thinking, tokenize=False)
+        if encoder is not None:
+            return encoder.encode(text)
+        return list(self.tokenizer.encode(text, add_special_tokens=False))
+
+    def encoder(self) -> PromptEncoder:
+        return PromptEncoder(self.tokenizer, checked=self._splits_cleanly)
 
     def ends_in_reasoning(self, prompt: list[int]) -> bool:
         """Whether the prompt leaves a think block open (Qwen3.5 with thinking on), so the
@@ -307,6 +317,7 @@ class MlxSession:
         self.cache: list[Any] | None = None
         self.tokens: list[int] = []  # what self.cache holds
         self.snapshots: list[Snapshot] = []
+        self.encoder = backend.encoder()
         self._offered = False  # the first prompt went to learn_shared_prefix
         self._prefix_prefilled = 0  # tokens it prefilled for that, reported with round 1
 
@@ -376,7 +387,7 @@ class MlxSession:
 
     def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
         b = self.backend
-        prompt = b.render(messages, tools)
+        prompt = b.render(messages, tools, self.encoder)
         sampler = round_sampler(b.sampling, self.context.seed, self.context.scenario.id,
                                 self.round)
         run = b.engine.run(self, prompt, sampler)
