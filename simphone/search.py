@@ -26,7 +26,8 @@ STOPWORDS = frozenset(fold(w) for w in """
     mijn het een bij
     min mitt mina
     benim
-    moj moja moje mój
+    moj moja moje mój mojoj mojem mom mog mojeg mojom mojim mojih
+    mans mana manu manam manas manai mano savo
     мой моя моё мои мій моя мої
     minu minun
     saya

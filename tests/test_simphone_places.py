@@ -34,6 +34,15 @@ def test_a_place_named_inside_an_address_finds_its_city():
               start="2026-11-08").startswith("Weather for Lyon, France:")
 
 
+def test_a_place_is_not_taken_for_a_longer_place_that_contains_its_name():
+    phone = make_phone({"weather": [
+        {"place": "Poiana Brașov, România", "days": [{"date": "+0d", "condition": "snow", "high": -2, "low": -8}]},
+        {"place": "Brașov, România", "days": [{"date": "+0d", "condition": "cloudy", "high": 4, "low": -1}]}]})
+    assert ok(phone, "get_weather", place="Brasov, Romania").startswith("Weather for Brașov, România:")
+    assert ok(phone, "get_weather", place="Brașov").startswith("Weather for Brașov, România:")
+    assert ok(phone, "get_weather", place="Poiana Brasov").startswith("Weather for Poiana Brașov")
+
+
 def test_a_date_time_is_read_as_its_day():
     assert ok(make_phone(), "get_weather", place="Lyon", start="2026-11-07T15:00").splitlines()[1].startswith(
         "- Sat 2026-11-07: rain")
@@ -177,6 +186,16 @@ def test_no_route_is_a_realistic_failure_that_names_other_modes():
                                arriveBy="2026-11-05T07:00")
     assert "no transit departure arrives by" in fails(phone, "get_directions", to="airport",
                                                       mode="transit", arriveBy="2026-11-05T05:30")
+
+
+def test_routes_to_different_places_that_match_each_name_their_destination():
+    phone = make_phone({"routes": [
+        {"to": "Debrecen, Kossuth tér", "mode": "driving", "duration": "PT2H20M"},
+        {"to": "Debreceni repülőtér", "mode": "driving", "duration": "PT2H30M"}]})
+    text = ok(phone, "get_directions", to="Debrecen", mode="driving")
+    assert text.splitlines()[0] == '2 routes from your location matching "Debrecen":'
+    assert "- to Debrecen, Kossuth tér | driving | 2 h 20 min" in text
+    assert "- to Debreceni repülőtér | driving | 2 h 30 min" in text
 
 
 def test_a_deadline_already_past_is_said():

@@ -16,6 +16,7 @@ from simphone.search import matches
     ("설악산에", "설악산 국립공원"),             # a Korean particle on the noun
     ("근처 약국이", "온누리 약국"),
     ("Zürich", "zurich hb"),
+    ("mano sesuo", "Rūta Petraitienė sesuo"),   # "my" in Lithuanian carries no meaning
 ])
 def test_a_query_finds_what_a_phone_would(query, text):
     assert matches(query, text)

@@ -222,11 +222,15 @@ def get_directions(phone: Phone, args: dict[str, Any]) -> str:
             raise ToolError(f"no route found from {start} to {to} by {mode}{hint}")
     if not routes:
         raise ToolError(f"no route found from {start} to {to}")
-    lines = [f"{count(len(routes), 'route')} from {start} to {routes[0].to}:"]
+    # Routes to different places that all match the destination each name their own.
+    several = len({fold(r.to) for r in routes}) > 1
+    header = f"matching {quoted(to)}" if several else f"to {routes[0].to}"
+    lines = [f"{count(len(routes), 'route')} from {start} {header}:"]
     for route in routes:
         leave, reach = _times(route, phone.now, depart, arrive)
         note = " (already past)" if leave < phone.now else ""
-        lines.append(line(route.mode, show_duration(route.duration),
+        lines.append(line(f"to {route.to}" if several else None, route.mode,
+                          show_duration(route.duration),
                           phone.units.distance(route.distance) if route.distance is not None else None,
                           f"leave {show_datetime(leave)}{note}", f"arrive {show_datetime(reach)}",
                           route.summary, labelled("traffic", route.traffic)))

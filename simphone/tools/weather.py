@@ -20,17 +20,26 @@ def _name(place: str) -> str:
 
 
 def find_weather(phone: Phone, query: str) -> Weather | None:
-    """The weather entry a place text names: "Lyon", "lyon france", or an address in Lyon."""
+    """The weather entry a place text names: "Lyon", "lyon france", or an address in Lyon.
+
+    An entry whose name the query holds beats one whose name merely holds the query, so
+    "Brașov" is Brașov and not Poiana Brașov; among the first the longest (most specific) name
+    wins, among the second the shortest."""
     folded = fold(query)
-    best, best_len = None, 0
+    best, best_rank = None, None
     for entry in phone.weather:
         name = fold(_name(entry.place))
         full = fold(entry.place)
         name_words = words(name)
-        hit = (name and (name in folded or folded in full)) or \
-            (name_words and all(word_in(w, folded) for w in name_words))
-        if hit and len(name) > best_len:
-            best, best_len = entry, len(name)
+        if name and (name in folded or
+                     (name_words and all(word_in(w, folded) for w in name_words))):
+            rank = (1, len(name))
+        elif name and folded in full:
+            rank = (0, -len(full))
+        else:
+            continue
+        if best_rank is None or rank > best_rank:
+            best, best_rank = entry, rank
     return best
 
 
