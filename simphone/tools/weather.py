@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from datetime import date, timedelta
 from typing import Any
 
@@ -15,8 +17,9 @@ from simphone.units import Units, number
 
 
 def _name(place: str) -> str:
-    """A weather place's name: its first part ("Lyon" of "Lyon, France")."""
-    return place.split(",")[0].strip()
+    """A weather place's name: its first part ("Lyon" of "Lyon, France"; Arabic and CJK commas
+    too: "الغردقة، مصر")."""
+    return re.split("[,،、，]", place, maxsplit=1)[0].strip()
 
 
 def find_weather(phone: Phone, query: str) -> Weather | None:
