@@ -70,6 +70,19 @@ _MARKS_AFTER_GREEK = re.compile(f"(?<=[\u0370-\u03ff\u1f00-\u1fff]){_GREEK_MARK_
 _MARKS_AFTER_LATIN = re.compile(f"(?<=[a-z]){_MARK_CLASS}+")
 
 
+# Combining marks that belong inside words: Python's \w leaves them out, which cut Hindi words
+# at every vowel sign ("दिल्ली" read as three letters). Devanagari, Arabic, Thai and the generic
+# combining blocks.
+_MARKS = ("\u0300-\u036f\u0483-\u0489\u0610-\u061a\u064b-\u065f\u0670\u06d6-\u06dc"
+          "\u06df-\u06e4\u06e7\u06e8\u06ea-\u06ed\u0900-\u0903\u093a-\u094f\u0951-\u0957"
+          "\u0962\u0963\u0e31\u0e34-\u0e3a\u0e47-\u0e4e\u1ab0-\u1aff\u1dc0-\u1dff"
+          "\u20d0-\u20ff\ufe20-\ufe2f")
+# A word: letters and digits with the marks inside them (no underscore).
+WORD = re.compile(f"(?:[^\\W_]|[{_MARKS}])+")
+# A word of letters only (no digits).
+LETTERS = re.compile(f"(?:[^\\W\\d_]|[{_MARKS}])+")
+
+
 def fold(text: str) -> str:
     """Text folded for comparison (see the module's rules)."""
     if text.isascii():

@@ -27,7 +27,7 @@ from typing import Any, Literal
 from babel import Locale
 
 from formats.languages import LANGUAGES
-from formats.textmatch import fold
+from formats.textmatch import LETTERS, WORD, fold
 from scoring import settle as settling
 
 # Same-language groups, each read as its first member.
@@ -54,8 +54,8 @@ _QUOTED = re.compile("|".join(
     + [r"(?<!\w)'[^'\n]+'(?!\w)"]))
 # Addresses are not words of any language.
 _ADDRESS = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
-_WORD = re.compile(r"\w+")
-_WORD_SPLIT = re.compile(r"(\w+)")
+_WORD = WORD
+_WORD_SPLIT = re.compile(f"({WORD.pattern})")
 _SPACES = re.compile(r"\s+")
 
 How = Literal["too-short", "unknown-language", "no-letters", "settled", "recognizer"]
@@ -93,7 +93,8 @@ def strip_for_language(answer: str, tool_outputs: Iterable[str] = ()) -> str:
 
 
 def letter_count(text: str) -> int:
-    return sum(map(str.isalpha, text))
+    """Letters, with the vowel signs of scripts such as Devanagari counted as part of them."""
+    return sum(len(w) for w in LETTERS.findall(text)) - sum(map(str.isdigit, text))
 
 
 def _text_to_judge(answer: str, tool_outputs: Iterable[str]) -> str | None:

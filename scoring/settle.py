@@ -11,7 +11,8 @@ language is settled when it scores at least 2 and at least twice any other posit
 
 from __future__ import annotations
 
-import re
+
+from formats.textmatch import LETTERS
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -67,7 +68,7 @@ EVIDENCE: Mapping[str, Evidence] = {
                     "kanssa hyvin kiitos kyllä sitten jälkeen ennen klo"),
 }
 
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = LETTERS
 
 
 def group_of(language: str) -> frozenset[str] | None:

@@ -9,11 +9,11 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from formats.textmatch import fold
+from formats.textmatch import WORD, fold
 
 T = TypeVar("T")
 
-_WORD = re.compile(r"[^\W_]+", re.UNICODE)
+_WORD = WORD
 # Function words a user puts in a query that no item name holds ("my sister", "le café").
 # Kept small on purpose: only words that would otherwise make a good match fail.
 STOPWORDS = frozenset(fold(w) for w in """

@@ -107,6 +107,11 @@ def test_places_near_a_street_address_rank_from_that_address():
     assert "Boots Pharmacy" in text.splitlines()[1]
 
 
+def test_the_place_searched_near_is_listed_when_it_is_what_the_query_asks_for():
+    text = ok(make_phone(), "search_places", query="Colosseum", near="colosseum")
+    assert "| Colosseum | landmark | 0 m |" in text
+
+
 def test_distances_in_miles_for_a_british_locale():
     text = ok(make_phone({"locale": "en_GB"}), "search_places", query="pharmacy")
     assert "| 0.1 mi |" in text and "| 0.9 mi |" in text

@@ -17,6 +17,7 @@ from simphone.search import matches
     ("근처 약국이", "온누리 약국"),
     ("Zürich", "zurich hb"),
     ("mano sesuo", "Rūta Petraitienė sesuo"),   # "my" in Lithuanian carries no meaning
+    ("दिल्ली", "नई दिल्ली मेट्रो"),                # Hindi vowel signs are inside the word
 ])
 def test_a_query_finds_what_a_phone_would(query, text):
     assert matches(query, text)
@@ -26,6 +27,7 @@ def test_a_query_finds_what_a_phone_would(query, text):
     ("東京", "京都駅"),        # shared characters are not the same place
     ("학교", "학원"),
     ("郵便局", "銀行"),
+    ("दिल्ली", "दालें"),        # not three consonants that happen to occur
 ])
 def test_a_query_does_not_find_other_words(query, text):
     assert not matches(query, text)
@@ -41,3 +43,8 @@ def test_a_query_does_not_find_other_words(query, text):
 def test_an_inflected_relation_word_names_its_relation(word, relation):
     folded = fold(word)
     assert relations_in(folded, [folded]) == {folded: frozenset({relation})}
+
+
+def test_a_hindi_relation_word_with_vowel_signs_names_its_relation():
+    folded = fold("दीदी")
+    assert relations_in(folded, [folded]) == {folded: frozenset({"sister"})}

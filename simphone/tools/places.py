@@ -85,8 +85,9 @@ def search_places(phone: Phone, args: dict[str, Any]) -> str:
     anchor = _anchor(phone, near)
     if anchor is None:
         raise ToolError(f"could not find {near!r} to search near; give a place name or a city")
+    # The place searched near is left out, unless it is itself what the query asks for.
     found = [p for p in search(phone.places, query, _place_text)
-             if anchor.place is None or p is not anchor.place]
+             if p is not anchor.place or matches(query, _place_text(p))]
     if anchor.lat is None and near:
         found = [p for p in found if p.address and matches(near, p.address)]
     ranked = sorted(((p, _distance(anchor, p)) for p in found),
