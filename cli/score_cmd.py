@@ -22,7 +22,7 @@ from formats.jsonl import iter_lines, line_errors, write_models
 from formats.paths import scenarios_dir
 from formats.result import ResultLine
 from scoring.batch import Known, load_scenarios, score_lines
-from scoring.tables import Scored, format_summary, summary_rows, write_tables
+from scoring.tables import Scored, format_summary, summary_rows, uses_mcp, write_tables
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
         changed[verdict.passed != raw.get("passed")] += 1
         raw["passed"], raw["issues"] = verdict.passed, verdict.issues
         scored.append(Scored(scenario.set, line.model, line.seed, line.id, line.language,
-                             line.category, verdict.passed))
+                             line.category, verdict.passed, uses_mcp(scenario.expect)))
 
     rows = summary_rows(scored)
     if rows:

@@ -20,7 +20,7 @@ def scored(entry: Entry) -> Scored:
     """An entry as the scorer's tables see it (with its recorded verdict)."""
     line = entry.line
     return Scored(entry.set, line.model, line.seed, line.id, line.language, line.category,
-                  line.passed)
+                  line.passed, entry.mcp)
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from formats.scenario import Scenario
 from reports.runs import Entry, Results, load_results
 from reports.verdicts import FailureKinds
 from scoring.batch import load_scenarios
+from scoring.tables import uses_mcp
 
 
 @dataclass
@@ -57,7 +58,8 @@ def load_inputs(result_paths: Iterable[str | Path],
     language check's recognizer makes this the slow part, so comparisons skip it)."""
     errors: list[FormatError] = []
     known = load_scenarios(scenario_files(scenario_paths), errors)
-    results = load_results(result_paths, {i: k.set for i, k in known.items()})
+    results = load_results(result_paths, {i: k.set for i, k in known.items()},
+                           {i for i, k in known.items() if uses_mcp(k.expect)})
     return Inputs(results=results, scenarios={i: k.scenario for i, k in known.items()},
                   kinds=FailureKinds(known, results.all_entries()) if rescore else None,
                   sources=sorted({e.source for e in results.all_entries()}),

@@ -8,7 +8,7 @@ else ``bench``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -30,6 +30,8 @@ class Entry:
     set: str
     line: ResultLine
     source: str
+    # Whether the scenario's expected calls use an MCP connection (known from the scenario).
+    mcp: bool = False
 
     @property
     def key(self) -> Key:
@@ -99,15 +101,16 @@ def line_set(line: ResultLine, path: Path, scenario_sets: Mapping[str, str]) -> 
     return path.parent.name if path.parent.name in SETS else "bench"
 
 
-def load_results(paths: Iterable[str | Path], scenario_sets: Mapping[str, str] | None = None
-                 ) -> Results:
+def load_results(paths: Iterable[str | Path], scenario_sets: Mapping[str, str] | None = None,
+                 mcp_ids: Collection[str] = frozenset()) -> Results:
     """Read result files (or folders of them). A scenario recorded twice for one model and seed
     in the same file keeps its last line (a rerun appends); in two different files it is an
     error, since the two runs cannot be told apart."""
     results = Results()
     for path in result_files(paths):
         for line in read_models(path, ResultLine):
-            entry = Entry(line_set(line, path, scenario_sets or {}), line, str(path))
+            entry = Entry(line_set(line, path, scenario_sets or {}), line, str(path),
+                          line.id in mcp_ids)
             run = results.runs.setdefault((line.model, line.seed), Run(line.model, line.seed))
             earlier = run.entries.get(entry.key)
             if earlier is not None and earlier.source != entry.source:

@@ -8,6 +8,7 @@ import csv
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from formats.languages import APPLE_LANGUAGES
 
@@ -25,6 +26,8 @@ class Scored:
     language: str
     category: str
     passed: bool
+    # The scenario's expected calls include a connection's operation (see uses_mcp).
+    mcp: bool = False
 
     @property
     def is_conn_copy(self) -> bool:
@@ -36,7 +39,8 @@ SUMMARY_ROWS: tuple[tuple[str, Callable[[Scored], bool]], ...] = (
     ("all bench scenarios", lambda s: s.set == BENCH),
     ("13 languages Apple's model supports", lambda s: s.set == BENCH and s.language in APPLE_LANGUAGES),
     ("connections installed, -conn", lambda s: s.set == BENCH and s.is_conn_copy),
-    ("MCP scenarios", lambda s: s.set == BENCH and s.category == "mcp"),
+    # The card's 62: originals that use MCP connections (-conn copies install unused ones).
+    ("MCP scenarios", lambda s: s.set == BENCH and s.mcp and not s.is_conn_copy),
     ("restraint, diagnostic", lambda s: s.set == "restraint"),
     ("asking for a missing detail, diagnostic", lambda s: s.set == "ask"),
 )
@@ -123,18 +127,29 @@ def format_summary(rows: list[dict[str, object]]) -> str:
                      for row in [header, *body])
 
 
-def scenario_sets(scenario_files: Iterable[str | Path]) -> dict[str, str]:
-    """Scenario id -> its set (the file's stem), read without validating the scenarios."""
+def uses_mcp(expect: Any) -> bool:
+    """Whether a scenario's expected calls (calls or any anyOf sequence) include an MCP
+    operation, ``<connection>/<operation>``. Takes the model or its raw JSON."""
+    if not isinstance(expect, dict):
+        expect = expect.model_dump() if expect is not None else {}
+    calls = list(expect.get("calls") or []) + [c for seq in expect.get("anyOf") or [] for c in seq]
+    return any("/" in str(c.get("tool", "")) for c in calls if isinstance(c, dict))
+
+
+def scenario_sets(scenario_files: Iterable[str | Path]) -> dict[str, tuple[str, bool]]:
+    """Scenario id -> (its set, the file's stem; whether it uses MCP), read without validating
+    the scenarios."""
     import orjson
 
     from formats.jsonl import iter_lines
 
-    sets: dict[str, str] = {}
+    sets: dict[str, tuple[str, bool]] = {}
     for path in scenario_files:
         for _, raw in iter_lines(path):
             try:
-                sets.setdefault(str(orjson.loads(raw)["id"]), Path(path).stem)
-            except (orjson.JSONDecodeError, KeyError, TypeError):
+                data = orjson.loads(raw)
+                sets.setdefault(str(data["id"]), (Path(path).stem, uses_mcp(data.get("expect"))))
+            except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
                 continue  # a broken line is reported by whoever loads the scenarios
     return sets
 
@@ -152,8 +167,8 @@ def write_summary_tables(results: str | Path,
     results = Path(results)
     files = scenario_files if scenario_files is not None else sorted(scenarios_dir().glob("*.jsonl"))
     sets = scenario_sets(files)
-    lines = [Scored(sets.get(r.id, path.parent.name), r.model, r.seed, r.id, r.language,
-                    r.category, r.passed)
+    lines = [Scored(sets.get(r.id, (path.parent.name,))[0], r.model, r.seed, r.id, r.language,
+                    r.category, r.passed, sets.get(r.id, ("", False))[1])
              for path in sorted(results.rglob("*.jsonl"))
              for r in read_models(path, ResultLine, errors=errors)]
     return write_tables(results, lines)

@@ -162,3 +162,17 @@ def test_tables_go_where_asked_even_to_a_new_folder(project):
     assert sorted(p.name for p in (project / "tables" / "new").iterdir()) == [
         "by_category.csv", "by_language.csv", "summary.csv"]
     assert not (project / "results" / "summary.csv").exists()
+
+
+def test_the_mcp_row_counts_originals_that_expect_an_mcp_call_in_any_category():
+    from scoring.tables import uses_mcp
+
+    assert uses_mcp({"calls": [{"tool": "gmail/search_threads"}, {"tool": "create_event"}]})
+    assert uses_mcp({"anyOf": [[{"tool": "send_message"}], [{"tool": "gmail/send_message"}]]})
+    assert not uses_mcp({"calls": [{"tool": "create_event"}], "noTools": False})
+    lines = [Scored("bench", "m", 7, "de-chain-mail", "de", "chain", True, mcp=True),
+             Scored("bench", "m", 7, "de-mcp-todo", "de", "mcp", False, mcp=True),
+             Scored("bench", "m", 7, "de-chain-mail-conn", "de", "chain", True, mcp=True),
+             Scored("bench", "m", 7, "de-weather-a", "de", "weather", True)]
+    row = next(r for r in summary_rows(lines) if r["row"] == "MCP scenarios")
+    assert (row["passed"], row["total"]) == (1, 2)
