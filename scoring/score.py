@@ -12,7 +12,7 @@ from collections import Counter
 
 from formats.clock import clock_for
 from formats.errors import FormatError
-from formats.languages import FAILURE_TOLERANT_CATEGORIES, LOADER_TOOLS
+from formats.languages import FAILURE_TOLERANT_CATEGORIES
 from formats.result import ResultLine
 from formats.scenario import Expect, Scenario
 from formats.textmatch import Folded
@@ -70,8 +70,9 @@ def call_checks(scenario: Scenario, result: ResultLine, expect: Expect) -> list[
             times = "" if made[tool] == 1 else f" ({plural(made[tool], 'time')})"
             checks.append(Check("forbidden-tool", f"the forbidden tool {tool} was called{times}", tool))
     if expect.noTools:
-        # Loader calls only read the catalog; the card says they never need to be listed.
-        acting = [t for t in made if t not in LOADER_TOOLS]
+        # "No tool was called"; of the restraint set the card says "A call to any tool fails
+        # them": loaders are tools too (they need no listing in calls, which is another rule).
+        acting = list(made)
         if acting:
             checks.append(Check("tool-when-none-needed",
                                 f"no tool was needed, but the model called {', '.join(acting)}",

@@ -214,10 +214,13 @@ def test_forbid_names_tools_exactly_including_mcp_operations():
     assert not verdict(expect, [call("gmail/send_message")]).passed
 
 
-def test_no_tools_fails_on_any_call_but_loaders():
+def test_no_tools_fails_on_any_call_loaders_included():
+    # The card of the restraint set: "A call to any tool fails them".
     expect = {"noTools": True}
-    assert verdict(expect, [call("load_skills"), call("load_tools"), call("load_connectors")]).passed
-    v = verdict(expect, [call("load_skills"), call("get_weather"), call("search_web")])
+    assert verdict(expect, [], answer="Sorry, I can't order food.").passed
+    v = verdict(expect, [call("load_connectors")])
+    assert v.issues == ["no tool was needed, but the model called load_connectors"]
+    v = verdict(expect, [call("get_weather"), call("search_web")])
     assert v.issues == ["no tool was needed, but the model called get_weather, search_web"]
     assert kinds(v) == ["tool-when-none-needed"]
 
