@@ -36,8 +36,15 @@ def _is_greek(ch: str) -> bool:
     return unicodedata.name(ch, "").startswith("GREEK ")
 
 
+# Typographic apostrophes read as the typed one: Ukrainian writes "пʼятниця", "п’ятниця" and
+# "п'ятниця" for the same word (Babel gives the first, keyboards the last).
+_APOSTROPHES = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'"}
+
+
 @lru_cache(maxsize=65536)
 def _fold_char(ch: str) -> str:
+    if ch in _APOSTROPHES:
+        return _APOSTROPHES[ch]
     if _is_latin(ch):
         return unidecode(ch).lower()
     name = unicodedata.name(ch, "")
@@ -56,10 +63,10 @@ def _fold_run(run: str) -> str:
     return "".join(_fold_char(ch) for ch in run)
 
 
-# Every code point that folding can change: Latin beyond ASCII, Greek, and the Arabic tatweel and
-# vowel marks (a test checks that every code point outside this class folds to itself).
+# Every code point that folding can change: Latin beyond ASCII, Greek, typographic apostrophes,
+# and the Arabic tatweel and vowel marks (a test checks that every code point outside this class folds to itself).
 _FOLDABLE = re.compile(
-    "[\u0080-\u02af\u1d00-\u1dbf\u1e00-\u1eff\u2184\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
+    "[\u0080-\u02af\u02bc\u2018\u2019\u2032\u1d00-\u1dbf\u1e00-\u1eff\u2184\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
     "\U0001df00-\U0001dfff\u0370-\u03ff\u1f00-\u1fff\u0640\u064b-\u065f\u0670]+")
 _GREEK_MARK_CLASS = "[" + "".join(sorted(_GREEK_MARKS)) + "]"
 # Marks that NFKC could not compose into their letter: dropped after a Latin letter (the dot of a

@@ -169,3 +169,10 @@ def test_every_code_point_the_fast_path_skips_folds_to_itself():
     skipped = (chr(c) for c in range(0x80, 0x110000) if not 0xD800 <= c <= 0xDFFF)
     skipped = (ch for ch in skipped if normalised(ch) == ch and not _FOLDABLE.match(ch))
     assert [ch for ch in skipped if _fold_char(ch) != ch] == []
+
+
+def test_typographic_apostrophes_read_as_the_typed_one():
+    # Babel writes the Ukrainian weekday with U+02BC; people type U+0027 or U+2019.
+    assert contains("у п'ятницю о 10:00", "пʼятниц")
+    assert contains("у п’ятницю", "п'ятниц")
+    assert not contains("пятниця", "п'ятниц")
