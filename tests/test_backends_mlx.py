@@ -252,3 +252,14 @@ def test_batched_scenarios_write_the_tokens_of_sequential_ones(tiny_model, sampl
     assert together == alone
     # First rounds that arrive together share their prefix at once; never more prefill.
     assert batched.stats.prefilled_tokens <= sequential.stats.prefilled_tokens
+
+
+def test_common_prefix_counts_the_tokens_two_prompts_share():
+    from harness.backends.mlx_backend import common_prefix
+
+    a = list(range(5000))
+    for k in (0, 1, 7, 8, 63, 64, 1023, 1024, 1025, 4999):
+        b = a[:k] + [-1] + a[k:]
+        assert common_prefix(a, b) == k
+        assert common_prefix(tuple(a), b[:k]) == k
+    assert common_prefix(a, a) == len(a)

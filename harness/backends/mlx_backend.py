@@ -56,11 +56,15 @@ MIN_SHARED_TOKENS = 16
 
 
 def common_prefix(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> int:
+    """Length of the common prefix; slices compare in C, so blocks first, then tokens."""
+    if type(a) is not type(b):  # a list slice never equals a tuple slice
+        a, b = list(a), list(b)
     n = min(len(a), len(b))
-    for i in range(n):
-        if a[i] != b[i]:
-            return i
-    return n
+    i = 0
+    for step in (1024, 64, 8, 1):
+        while i + step <= n and a[i:i + step] == b[i:i + step]:
+            i += step
+    return i
 
 
 @dataclass
@@ -129,7 +133,8 @@ class MlxBackend:
         if self.tool_format is None:
             raise ValueError(f"{model}: mlx-lm cannot tell the tool-call format from the chat "
                              "template; pass --tool-format (e.g. json_tools, qwen3_coder)")
-        self._splits_cleanly = PromptEncoder(self.tokenizer, checked=True).splits_cleanly()
+        # The turn marker prompts may be cut at when tokenized (None: tokenize them whole).
+        self._boundary_id = PromptEncoder(self.tokenizer).boundary_id
         self.thinking = thinking
         self.sampling = sampling or SamplingConfig()
         self.max_tokens = max_tokens or (MAX_TOKENS_THINKING if thinking else MAX_TOKENS)
@@ -199,7 +204,7 @@ class MlxBackend:
         return list(self.tokenizer.encode(text, add_special_tokens=False))
 
     def encoder(self) -> PromptEncoder:
-        return PromptEncoder(self.tokenizer, checked=self._splits_cleanly)
+        return PromptEncoder(self.tokenizer, boundary_id=self._boundary_id)
 
     def ends_in_reasoning(self, prompt: list[int]) -> bool:
         """Whether the prompt leaves a think block open (Qwen3.5 with thinking on), so the

@@ -42,9 +42,10 @@ class _Round:
 
 
 class BatchEngine:
-    def __init__(self, backend: "MlxBackend", size: int):
+    def __init__(self, backend: "MlxBackend", size: int, prefill_batch: int | None = None):
         self.backend = backend
         self.size = size
+        self.prefill_batch = prefill_batch or size
         self._queue: queue.Queue[_Round | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -75,7 +76,7 @@ class BatchEngine:
         generator = BatchGenerator(
             b.model, max_tokens=b.max_tokens,
             stop_tokens=[[t] for t in sorted(b.tokenizer.eos_token_ids)],
-            completion_batch_size=self.size, prefill_batch_size=self.size,
+            completion_batch_size=self.size, prefill_batch_size=self.prefill_batch,
             prefill_step_size=b.prefill_step_size)
         active: dict[int, _Round] = {}
         try:

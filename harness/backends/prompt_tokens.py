@@ -20,19 +20,23 @@ _SAMPLE = (f"{BOUNDARY}system\nTools: a, b{BOUNDARY}user\nHi there{BOUNDARY}assi
 class PromptEncoder:
     """Per conversation: remembers the last prompt's text and tokens."""
 
-    def __init__(self, tokenizer, boundary: str = BOUNDARY, *, checked: bool | None = None):
-        """``checked``: the result of ``splits_cleanly`` for this tokenizer, when known."""
+    def __init__(self, tokenizer, boundary: str = BOUNDARY, *,
+                 boundary_id: int | None | bool = True):
+        """``boundary_id``: the marker's token id when already checked (None: do not cut);
+        by default it is looked up and checked here."""
         self.tokenizer = tokenizer
         self.boundary = boundary
-        self.boundary_id = tokenizer.convert_tokens_to_ids(boundary) \
-            if boundary in tokenizer.get_vocab() else None
+        if boundary_id is True:
+            vocab = tokenizer.get_vocab()
+            boundary_id = vocab.get(boundary)
+            self.boundary_id = boundary_id
+            if boundary_id is not None and not self.splits_cleanly():
+                boundary_id = None
+        self.boundary_id = boundary_id
         self.text = ""
         self.tokens: list[int] = []
+        self.marks: list[int] = []  # where the marker is in self.tokens
         self.reused = 0  # characters taken from the last prompt, for tests and benchmarks
-        if checked is None:
-            checked = self.splits_cleanly()
-        if not checked:
-            self.boundary_id = None
 
     def _whole(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=False))
@@ -48,22 +52,24 @@ class PromptEncoder:
         return joined == self._whole(_SAMPLE)
 
     def encode(self, text: str) -> list[int]:
-        tokens = None
-        if self.boundary_id is not None and self.text:
-            tokens = self._continue(text)
-        if tokens is None:
-            tokens, self.reused = self._whole(text), 0
-        self.text, self.tokens = text, tokens
+        kept = self._continue(text) if self.boundary_id is not None and self.text else None
+        if kept is None:
+            tokens, self.reused, marks, start = self._whole(text), 0, [], 0
+        else:
+            self.reused, mark, k = kept
+            marks = self.marks[:k]
+            tokens, start = self.tokens[:mark] + self._whole(text[self.reused:]), mark
+        marks += [i for i in range(start, len(tokens)) if tokens[i] == self.boundary_id]
+        self.text, self.tokens, self.marks = text, tokens, marks
         return tokens
 
-    def _continue(self, text: str) -> list[int] | None:
+    def _continue(self, text: str) -> tuple[int, int, int] | None:
+        """(characters, tokens, markers) of the last prompt to keep: up to its last marker
+        before which the new text is the same."""
         chars = [m.start() for m in re.finditer(re.escape(self.boundary), self.text)]
-        marks = [i for i, t in enumerate(self.tokens) if t == self.boundary_id]
-        if len(chars) != len(marks):
+        if len(chars) != len(self.marks):
             return None
-        # The last marker of the previous prompt up to which the new text is the same.
-        for char, mark in zip(reversed(chars), reversed(marks)):
-            if char > 0 and text.startswith(self.text[:char]):
-                self.reused = char
-                return self.tokens[:mark] + self._whole(text[char:])
+        for k in range(len(chars) - 1, 0, -1):
+            if text.startswith(self.text[:chars[k]]):
+                return chars[k], self.marks[k], k
         return None
