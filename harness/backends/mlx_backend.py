@@ -35,7 +35,7 @@ from typing import Any, Literal
 
 from formats.result import RoundTiming
 from harness.backend import Generation, SessionContext
-from harness.backends.prompt_tokens import PromptEncoder
+from harness.backends.prompt_tokens import Cuts, Encoded, PromptEncoder
 from harness.sampling import SamplingConfig, round_sampler
 from harness.toolcalls import parse_text, parser_module
 
@@ -133,8 +133,10 @@ class MlxBackend:
         if self.tool_format is None:
             raise ValueError(f"{model}: mlx-lm cannot tell the tool-call format from the chat "
                              "template; pass --tool-format (e.g. json_tools, qwen3_coder)")
-        # The turn marker prompts may be cut at when tokenized (None: tokenize them whole).
-        self._boundary_id = PromptEncoder(self.tokenizer).boundary_id
+        # Where prompts may be cut when tokenized (None: tokenize them whole), and the last
+        # scenario's first prompt, which the next one's shares its tool schemas with.
+        self._cuts = Cuts.of(self.tokenizer)
+        self._last_first: Encoded | None = None
         self.thinking = thinking
         self.sampling = sampling or SamplingConfig()
         self.max_tokens = max_tokens or (MAX_TOKENS_THINKING if thinking else MAX_TOKENS)
@@ -204,7 +206,7 @@ class MlxBackend:
         return list(self.tokenizer.encode(text, add_special_tokens=False))
 
     def encoder(self) -> PromptEncoder:
-        return PromptEncoder(self.tokenizer, boundary_id=self._boundary_id)
+        return PromptEncoder(self.tokenizer, self._cuts, start=self._last_first)
 
     def ends_in_reasoning(self, prompt: list[int]) -> bool:
         """Whether the prompt leaves a think block open (Qwen3.5 with thinking on), so the
@@ -393,6 +395,8 @@ class MlxSession:
     def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
         b = self.backend
         prompt = b.render(messages, tools, self.encoder)
+        if self.round == 0:
+            b._last_first = self.encoder.last
         sampler = round_sampler(b.sampling, self.context.seed, self.context.scenario.id,
                                 self.round)
         run = b.engine.run(self, prompt, sampler)
