@@ -5,7 +5,8 @@ Folding is per script, so it never makes two different words of a script equal:
   malmo; Łódź matches Lodz; ß matches ss);
 - Greek loses its tonos and diaeresis, because Greek capitals are written without them
   (ΑΘΗΝΑ must match Αθήνα); the price is that πότε/ποτέ fold together;
-- Arabic loses its optional vowel marks (tashkeel) and the tatweel;
+- Arabic loses its optional vowel marks (tashkeel) and the tatweel, and alef with hamza or
+  madda reads as alef (الأحد = الاحد);
 - every other script (Cyrillic, Devanagari, Thai, Hangul, kana, CJK, ...) is only case-folded
   and NFKC-normalised, because its marks are letters of their own (й is not и, が is not か).
 Call arguments are compared as compact JSON without ASCII escaping; arguments recorded as a
@@ -39,12 +40,17 @@ def _is_greek(ch: str) -> bool:
 # Typographic apostrophes read as the typed one: Ukrainian writes "пʼятниця", "п’ятниця" and
 # "п'ятниця" for the same word (Babel gives the first, keyboards the last).
 _APOSTROPHES = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'"}
+# Alef with hamza or madda (أ إ آ ٱ) reads as the bare alef, as Arabic search does: people type
+# "الاحد" and "ايمن" for "الأحد" and "أيمن"; the hamza is a mark on the alef, not another word.
+_ARABIC_ALEFS = frozenset("\u0622\u0623\u0625\u0671")
 
 
 @lru_cache(maxsize=65536)
 def _fold_char(ch: str) -> str:
     if ch in _APOSTROPHES:
         return _APOSTROPHES[ch]
+    if ch in _ARABIC_ALEFS:
+        return "\u0627"
     if _is_latin(ch):
         return unidecode(ch).lower()
     name = unicodedata.name(ch, "")
@@ -67,7 +73,7 @@ def _fold_run(run: str) -> str:
 # and the Arabic tatweel and vowel marks (a test checks that every code point outside this class folds to itself).
 _FOLDABLE = re.compile(
     "[\u0080-\u02af\u02bc\u2018\u2019\u2032\u1d00-\u1dbf\u1e00-\u1eff\u2184\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
-    "\U0001df00-\U0001dfff\u0370-\u03ff\u1f00-\u1fff\u0640\u064b-\u065f\u0670]+")
+    "\U0001df00-\U0001dfff\u0370-\u03ff\u1f00-\u1fff\u0622\u0623\u0625\u0640\u064b-\u065f\u0670\u0671]+")
 _GREEK_MARK_CLASS = "[" + "".join(sorted(_GREEK_MARKS)) + "]"
 # Marks that NFKC could not compose into their letter: dropped after a Latin letter (the dot of a
 # case-folded İ) and Greek marks after a Greek letter. Rare, so looked for before any work.
