@@ -90,6 +90,18 @@ You are a helpful assistant on the user's iPhone. Today is Wednesday 4 November 
 0 1 2 3 4 5 6 7 8 9 10 11 12 15 20 30 45 60 100 2026 +353 00 123 4567 name@mail.example
 """
 
+# Both families put consecutive tool results into one user turn, then open the assistant's turn.
+_TOOL_RESULTS_AND_PROMPT = """\
+{%- elif m.role == 'tool' %}
+{%- if loop.first or messages[loop.index0 - 1].role != 'tool' %}{{- '<|im_start|>user' }}{%- endif %}
+{{- '\\n<tool_response>\\n' + m.content + '\\n</tool_response>' }}
+{%- if loop.last or messages[loop.index0 + 1].role != 'tool' %}{{- '<|im_end|>\\n' }}{%- endif %}
+{%- endif %}
+{%- endfor %}
+{%- if add_generation_prompt %}
+{{- '<|im_start|>assistant\\n' }}
+"""
+
 # Qwen3-style: system prompt, then the tool list as JSON lines; calls as one JSON object per
 # <tool_call> block; an assistant turn before the last user query, or one with no reasoning that
 # is not the last message, is rendered without its think block (as Qwen3's own template does).
@@ -127,15 +139,7 @@ QWEN3_TEMPLATE = """\
 {{- '}\\n</tool_call>' }}
 {%- endfor %}
 {{- '<|im_end|>\\n' }}
-{%- elif m.role == 'tool' %}
-{%- if loop.first or messages[loop.index0 - 1].role != 'tool' %}{{- '<|im_start|>user' }}{%- endif %}
-{{- '\\n<tool_response>\\n' + m.content + '\\n</tool_response>' }}
-{%- if loop.last or messages[loop.index0 + 1].role != 'tool' %}{{- '<|im_end|>\\n' }}{%- endif %}
-{%- endif %}
-{%- endfor %}
-{%- if add_generation_prompt %}
-{{- '<|im_start|>assistant\\n' }}
-{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}
+""" + _TOOL_RESULTS_AND_PROMPT + """{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}{%- endif %}
 {%- endif %}
 """
 
@@ -183,15 +187,7 @@ QWEN3_5_TEMPLATE = """\
 {{- '</function>\\n</tool_call>' }}
 {%- endfor %}
 {{- '<|im_end|>\\n' }}
-{%- elif m.role == 'tool' %}
-{%- if loop.first or messages[loop.index0 - 1].role != 'tool' %}{{- '<|im_start|>user' }}{%- endif %}
-{{- '\\n<tool_response>\\n' + m.content + '\\n</tool_response>' }}
-{%- if loop.last or messages[loop.index0 + 1].role != 'tool' %}{{- '<|im_end|>\\n' }}{%- endif %}
-{%- endif %}
-{%- endfor %}
-{%- if add_generation_prompt %}
-{{- '<|im_start|>assistant\\n' }}
-{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}
+""" + _TOOL_RESULTS_AND_PROMPT + """{%- if enable_thinking is defined and enable_thinking is false %}{{- '<think>\\n\\n</think>\\n\\n' }}
 {%- else %}{{- '<think>\\n' }}{%- endif %}
 {%- endif %}
 """
