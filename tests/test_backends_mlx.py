@@ -227,6 +227,9 @@ def test_describe_records_what_a_rerun_needs(tiny_models):
     assert d["toolFormat"] == "json_tools" and len(d["chatTemplateSha256"]) == 64
     assert d["sampling"]["temperature"] == 0.5 and d["maxTokens"] == 1024
     assert d["thinking"] is False and d["cacheReuse"] == "shared"
+    assert d["startsInReasoning"] is False
+    thinking = MlxBackend(str(tiny_models["qwen3_5"]), thinking=True).describe()
+    assert thinking["startsInReasoning"] is True and thinking["maxTokens"] == 4096
     assert d["versions"]["mlx-lm"]
 
 

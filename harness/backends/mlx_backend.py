@@ -180,6 +180,9 @@ class MlxBackend:
             "quantization": self.config.get("quantization"),
             "chatTemplateSha256": hashlib.sha256(template.encode()).hexdigest(),
             "toolFormat": self.tool_format,
+            # Whether generated text starts inside a think block (a replay parses it so).
+            "startsInReasoning": self.ends_in_reasoning(
+                self.render([{"role": "user", "content": "?"}], [])),
             "eosTokenIds": sorted(self.tokenizer.eos_token_ids),
             "thinking": self.thinking,
             "sampling": self.sampling.describe(),

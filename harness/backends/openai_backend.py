@@ -78,7 +78,9 @@ class OpenAIBackend:
     def describe(self) -> dict[str, Any]:
         return {"backend": self.name, "model": self.model, "baseUrl": self.base_url,
                 "thinking": self.thinking, "sampling": self.sampling.describe(),
-                "maxTokens": self.max_tokens}
+                "maxTokens": self.max_tokens,
+                # How the rebuilt round texts parse back (see _generation).
+                "toolFormat": "json_tools", "startsInReasoning": False}
 
     def open(self, context: SessionContext) -> "OpenAISession":
         return OpenAISession(self, context)
