@@ -11,8 +11,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from formats.jsonl import read_models, write_models
-from formats.languages import LANGUAGES
+from formats.languages import APPLE_LANGUAGES, LANGUAGES
 from formats.scenario import Scenario
+from harness.validation.composition import CARD_APPLE_BENCH
 from harness.validation.conn_copies import SUFFIX, choose_originals, make_copy
 
 SETS = ("bench", "restraint", "ask")
@@ -35,7 +36,11 @@ def assemble(scenarios: Path, connections: list[str], conn_count: int = 100) -> 
                 by_language[lang] = read_models(part, Scenario)
         lines = [s for lang in LANGUAGES for s in by_language.get(lang, [])]
         if set_name == "bench":
-            lines += [make_copy(s, connections) for s in choose_originals(lines, conn_count)]
+            # As many copies in Apple's 13 languages as bring them to the card's 260.
+            apple = sum(s.language in APPLE_LANGUAGES for s in lines)
+            within = max(0, min(conn_count, CARD_APPLE_BENCH - apple))
+            lines += [make_copy(s, connections) for s in choose_originals(
+                lines, conn_count, frozenset(APPLE_LANGUAGES), within)]
         write_models(target, lines)
         counts[set_name] = len(lines)
     return counts

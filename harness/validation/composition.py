@@ -5,8 +5,12 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from formats.languages import CATEGORIES, LANGUAGES
+from formats.languages import APPLE_LANGUAGES, CATEGORIES, LANGUAGES
 from harness.validation.static import Located, id_suffix
+
+
+# The card's Results table: "13 languages Apple's model supports (260)".
+CARD_APPLE_BENCH = 260
 
 
 @dataclass(frozen=True)
@@ -40,6 +44,8 @@ def composition(items: list[Located]) -> list[Row]:
         Row("languages with 13 originals (not English)", "29",
             str(sum(1 for lang in LANGUAGES if lang != "en" and per_lang[lang] == 13))),
         Row("originals using MCP connections", "62", str(sum(map(_uses_mcp, originals)))),
+        Row("bench scenarios in Apple's 13 languages", str(CARD_APPLE_BENCH),
+            str(sum(i.scenario.language in APPLE_LANGUAGES for i in bench))),
         Row("bench -h3", "40", str(sum(id_suffix(i.scenario.id) == "-h3" for i in bench))),
         Row("bench -conn", "100", str(sum(id_suffix(i.scenario.id) == "-conn" for i in bench))),
         Row("-conn with 2 to 6 connections", "100", str(sum(

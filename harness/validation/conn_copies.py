@@ -65,13 +65,25 @@ def copy_problems(copy: Scenario, original: Scenario | None) -> Iterator[str]:
         yield f"{copy.id}: installs {sorted(overlap)}, which could serve the request"
 
 
-def choose_originals(originals: list[Scenario], count: int = 100) -> Iterator[Scenario]:
-    """``count`` everyday originals, spread over languages (round robin in a fixed order)."""
+def choose_originals(originals: list[Scenario], count: int = 100,
+                     from_languages: frozenset[str] | None = None, within: int = 0) -> Iterator[Scenario]:
+    """``count`` everyday originals, spread over languages (round robin in a fixed order);
+    ``within`` of them from ``from_languages`` and the rest from the others, when given."""
     by_language: dict[str, list[Scenario]] = {}
     for s in sorted(originals, key=lambda s: _rank(s.id)):
         if s.category in EVERYDAY_CATEGORIES and not s.connections and not s.id.endswith("-h3"):
             by_language.setdefault(s.language, []).append(s)
-    queues = [by_language[k] for k in sorted(by_language)]
+    if from_languages is None:
+        yield from _round_robin(by_language, count)
+        return
+    inside = {k: v for k, v in by_language.items() if k in from_languages}
+    outside = {k: v for k, v in by_language.items() if k not in from_languages}
+    yield from _round_robin(inside, within)
+    yield from _round_robin(outside, count - within)
+
+
+def _round_robin(by_language: dict[str, list[Scenario]], count: int) -> Iterator[Scenario]:
+    queues = [list(by_language[k]) for k in sorted(by_language)]
     taken = 0
     while taken < count and any(queues):
         for q in queues:
