@@ -48,26 +48,39 @@ class BatchEngine:
         self.prefill_batch = prefill_batch or size
         self._queue: queue.Queue[_Round | None] = queue.Queue()
         self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
         self._lock = threading.Lock()
 
     def run(self, session: "MlxSession", prompt: list[int], sampler) -> "RoundRun":
         item = _Round(session, prompt, sampler, started=time.perf_counter())
         with self._lock:
             if self._thread is None:
-                self._thread = threading.Thread(target=self._loop, name="mlx-batch",
+                self._stopped.clear()
+                self._thread = threading.Thread(target=self._serve, name="mlx-batch",
                                                  daemon=True)
                 self._thread.start()
         self._queue.put(item)
         return item.future.result()
 
     def close(self) -> None:
+        """End the engine's work; waiting rounds fail. The thread itself stays, idle."""
         with self._lock:
             thread, self._thread = self._thread, None
         if thread is not None:
             self._queue.put(None)
-            thread.join()
+            self._stopped.wait()
 
     # -- the engine thread --------------------------------------------------------------------
+
+    def _serve(self) -> None:
+        try:
+            self._loop()
+        finally:
+            self._stopped.set()
+            # Park instead of ending: mlx-lm generates on a thread-local MLX stream, and a
+            # thread that used one and ended can abort the process at exit ("terminate called
+            # without an active exception", seen here about one run in three).
+            threading.Event().wait()
 
     def _loop(self) -> None:
         from mlx_lm.generate import BatchGenerator
