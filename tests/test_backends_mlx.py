@@ -266,3 +266,38 @@ def test_common_prefix_counts_the_tokens_two_prompts_share():
         assert common_prefix(a, b) == k
         assert common_prefix(tuple(a), b[:k]) == k
     assert common_prefix(a, a) == len(a)
+
+
+def test_tools_loaded_in_a_round_keep_the_shared_schemas_as_a_prefix(tiny_models):
+    """Qwen3.5 puts the tools first: a tool appended in round 2 changes the prompt right after
+    the shared schemas, where no snapshot of a recurrent cache would otherwise reach."""
+    from harness.backends.mlx_backend import common_prefix
+
+    extra = {"type": "function", "function": {
+        "name": "mcp.0f1e.search_issues", "description": "Search issues.",
+        "parameters": {"type": "object", "properties": {"query": {"type": "string"}}}}}
+
+    def run(reuse):
+        backend = MlxBackend(str(tiny_models["qwen3_5"]), sampling=GREEDY, reuse=reuse,
+                             max_tokens=4)
+        rounds = []
+        for sid in ("en-a", "en-b", "en-c"):
+            session = backend.open(SessionContext(scenario=scenario(sid), seed=7))
+            first = session.generate(start(), TOOLS)
+            messages = start() + [
+                {"role": "assistant", "content": first.content, "tool_calls": [WEATHER_CALL]},
+                {"role": "tool", "tool_call_id": "call_1", "name": "get_weather",
+                 "content": "loaded"}]
+            rounds += [first, session.generate(messages, TOOLS + [extra])]
+        return backend, messages, rounds
+
+    backend, messages, shared = run("shared")
+    _, _, fresh = run("none")
+    assert [g.text for g in shared] == [g.text for g in fresh]
+    schemas = common_prefix(backend.render(start(), TOOLS),
+                            backend.render(messages, TOOLS + [extra]))
+    # The second scenario's first prompt makes the first shared prefix (system prompt and
+    # request included); its round 2 leaves that prefix after the schemas, which are kept from
+    # then on: the third scenario's round 2 starts from them.
+    assert schemas > 16
+    assert shared[5].timing.cachedTokens == schemas

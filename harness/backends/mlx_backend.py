@@ -73,6 +73,11 @@ class Snapshot:
 
     tokens: tuple[int, ...]
     cache: list[Any]
+    used: int = 0  # when it was last copied (a backend-wide counter), for eviction
+
+    def starts(self, prompt: list[int]) -> bool:
+        """Whether the prompt starts with this snapshot's tokens."""
+        return len(self.tokens) <= len(prompt) and tuple(prompt[:len(self.tokens)]) == self.tokens
 
 
 @dataclass
@@ -150,6 +155,7 @@ class MlxBackend:
         self.logits_processors = make_logits_processors(logit_bias=self.logit_bias or None)
         self.stats = ReuseStats()
         self._shared: list[Snapshot] = []
+        self._uses = 0
         self._last_first_prompt: tuple[int, ...] = ()
         if batch < 1:
             raise ValueError(f"batch must be at least 1, got {batch}")
@@ -224,26 +230,34 @@ class MlxBackend:
     def shared_snapshots(self) -> list[Snapshot]:
         return self._shared
 
-    def learn_shared_prefix(self, prompt: list[int]) -> int:
-        """Called with each scenario's first prompt. Keeps a snapshot of the longest prefix it
-        shares with the previous scenario's first prompt, unless a kept prefix this prompt can
-        start from already covers that much; a new prefix is prefilled from the longest kept
-        one it extends. Returns the tokens prefilled here."""
-        previous, self._last_first_prompt = self._last_first_prompt, tuple(prompt)
-        n = min(common_prefix(previous, prompt), len(prompt) - 1)
-        if n < MIN_SHARED_TOKENS:
-            return 0
-        usable = [s for s in self._shared if tuple(prompt[:len(s.tokens)]) == s.tokens]
-        base = max(usable, key=lambda s: len(s.tokens), default=None)
-        if base is not None and len(base.tokens) >= n:
+    def _tick(self) -> int:
+        self._uses += 1
+        return self._uses
+
+    def learn_shared_prefix(self, prompt: list[int], first: bool) -> int:
+        """Keeps a snapshot of the longest prefix this prompt shares with the previous
+        scenario's first prompt (``first``: this is a first prompt) or with a kept prefix it
+        leaves (tools loaded in a round are appended after the shared schemas: the schemas are
+        a prefix worth keeping), unless a kept prefix this prompt starts with covers as much.
+        A new prefix is prefilled from the longest kept one it extends; the round then starts
+        from it, so nothing is prefilled twice. Returns the tokens prefilled here."""
+        ends = [common_prefix(s.tokens, prompt) for s in self._shared if not s.starts(prompt)]
+        if first:
+            previous, self._last_first_prompt = self._last_first_prompt, tuple(prompt)
+            ends.append(common_prefix(previous, prompt))
+        n = min(max(ends, default=0), len(prompt) - 1)
+        base = max((s for s in self._shared if s.starts(prompt)),
+                   key=lambda s: len(s.tokens), default=None)
+        if n < (len(base.tokens) if base else 0) + MIN_SHARED_TOKENS:
             return 0
         from mlx_lm.models.cache import make_prompt_cache
 
         start = len(base.tokens) if base else 0
         cache = copy.deepcopy(base.cache) if base else make_prompt_cache(self.model)
         self._prefill(cache, prompt[start:n])
-        self._shared.append(Snapshot(tuple(prompt[:n]), cache))
-        del self._shared[:-SHARED_PREFIXES]
+        self._shared.append(Snapshot(tuple(prompt[:n]), cache, used=self._tick()))
+        # The least recently used go first.
+        self._shared = sorted(self._shared, key=lambda s: s.used)[-SHARED_PREFIXES:]
         self.stats.prefilled_tokens += n - start
         return n - start
 
@@ -328,8 +342,8 @@ class MlxSession:
         self.tokens: list[int] = []  # what self.cache holds
         self.snapshots: list[Snapshot] = []
         self.encoder = backend.encoder()
-        self._offered = False  # the first prompt went to learn_shared_prefix
-        self._prefix_prefilled = 0  # tokens it prefilled for that, reported with round 1
+        self._learned = -1  # the last round whose prompt went to learn_shared_prefix
+        self._prefix_prefilled = 0  # tokens that prefilled, reported with the round
 
     def close(self) -> None:
         self.cache, self.tokens, self.snapshots = None, [], []
@@ -355,12 +369,12 @@ class MlxSession:
         return cache, cached, reported, b.reuse != "none" and not can_trim_prompt_cache(cache)
 
     def learn(self, prompt: list[int]) -> None:
-        """Offer this scenario's first prompt to the backend's shared prefixes (once). The batch
-        engine calls it for every first round that arrives together before planning any, so
+        """Offer this round's prompt to the backend's shared prefixes (once per round). The
+        batch engine calls it for every round that arrives together before planning any, so
         that the first scenarios of a run already start from their common prefix."""
-        if self.backend.reuse == "shared" and self.round == 0 and not self._offered:
-            self._offered = True
-            self._prefix_prefilled = self.backend.learn_shared_prefix(prompt)
+        if self.backend.reuse == "shared" and self._learned != self.round:
+            self._learned = self.round
+            self._prefix_prefilled = self.backend.learn_shared_prefix(prompt, self.round == 0)
 
     def _start(self, prompt: list[int]) -> tuple[list[Any], int, str]:
         """A cache holding ``prompt[:n]`` for the largest n this session can offer, n < len:
@@ -381,10 +395,10 @@ class MlxSession:
         candidates = self.snapshots if b.reuse != "none" else []
         if b.reuse == "shared":
             candidates = candidates + b.shared_snapshots()
-        best = max((s for s in candidates
-                    if len(s.tokens) <= limit and tuple(prompt[:len(s.tokens)]) == s.tokens),
+        best = max((s for s in candidates if len(s.tokens) <= limit and s.starts(prompt)),
                    key=lambda s: len(s.tokens), default=None)
         if best is not None:
+            best.used = b._tick()
             return copy.deepcopy(best.cache), len(best.tokens), "snapshot"
         return make_prompt_cache(b.model), 0, "fresh"
 
