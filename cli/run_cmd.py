@@ -80,6 +80,8 @@ def run(args: argparse.Namespace) -> int:
         raise FormatError("--replay needs --backend replay (or no --backend)")
     if args.max_rounds < 1:
         raise FormatError("--max-rounds must be at least 1")
+    if args.batch < 1:
+        raise FormatError("--batch must be at least 1")
     shard = parse_shard(args.shard) if args.shard else None
     model = _model_name(args, backend_name)
     files = _files(args)
@@ -104,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     flags["backend"] = backend_name
     spec = RunSpec(backend=backend, catalog=catalog, model=model, seed=args.seed,
                    max_rounds=args.max_rounds, out=args.out, resume=args.resume, rerun=args.rerun,
-                   shard=shard, flags=flags, recorded=recorded, progress=not args.no_progress)
+                   shard=shard, flags=flags, recorded=recorded, progress=not args.no_progress,
+                   workers=args.batch)
     selection = Selection(ids=ids, category=args.category, language=args.language,
                           limit=args.limit, shard=shard)
 

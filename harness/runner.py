@@ -16,6 +16,11 @@ Lines already recorded for a selected (id, seed):
 A crash inside one scenario is recorded as a failed turn (``TurnFailure(kind="harness")``) and the
 run goes on. Every line is scored as it ends (``scoring.score``), so the progress bar shows passes
 so far; the summary tables are written at the end.
+
+With ``workers`` > 1 (``--batch N``) that many scenarios run at once, each in its own thread
+through the plain sequential loop; a thread that finishes a scenario takes the next one, so the
+mlx backend always has N conversations to decode together (continuous batching). Lines are
+appended, scored, in the order scenarios finish; scoring stays in the calling thread.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from __future__ import annotations
 import re
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -112,6 +118,8 @@ class RunSpec:
     # The lines a replay plays, by (id, seed).
     recorded: dict[tuple[str, int], ResultLine] | None = None
     progress: bool = True
+    # Scenarios run at once (``--batch``); results never depend on it (harness/sampling.py).
+    workers: int = 1
 
 
 @dataclass
@@ -142,17 +150,46 @@ def score_line(scenario: Scenario, line: ResultLine) -> ResultLine:
     return line.model_copy(update={"passed": bool(verdict.passed), "issues": list(verdict.issues)})
 
 
-def run_one(scenario: Scenario, spec: RunSpec, scorer: Scorer = score_line) -> ResultLine:
+def play(scenario: Scenario, spec: RunSpec) -> ResultLine:
+    """One scenario's line, not yet scored; never raises."""
     started = time.perf_counter()
     recorded = spec.recorded.get((scenario.id, spec.seed)) if spec.recorded is not None else None
     try:
-        line = run_scenario(scenario, spec.backend, spec.catalog, seed=spec.seed,
+        return run_scenario(scenario, spec.backend, spec.catalog, seed=spec.seed,
                             max_rounds=spec.max_rounds, model=spec.model, recorded=recorded)
     except Exception as e:  # noqa: BLE001 - run_scenario records its own errors; this is a last guard
-        line = ResultLine(id=scenario.id, language=scenario.language, category=scenario.category,
+        return ResultLine(id=scenario.id, language=scenario.language, category=scenario.category,
                           model=spec.model, seed=spec.seed, seconds=round(time.perf_counter() - started, 3),
                           failure=TurnFailure(kind="harness", message=describe_error(e)))
-    return scorer(scenario, line)
+
+
+def run_one(scenario: Scenario, spec: RunSpec, scorer: Scorer = score_line) -> ResultLine:
+    return scorer(scenario, play(scenario, spec))
+
+
+def played(todo: list[Scenario], spec: RunSpec) -> Iterator[tuple[Scenario, ResultLine]]:
+    """(scenario, unscored line) as each scenario ends, ``spec.workers`` at a time.
+
+    If the caller stops early (an error, Ctrl-C), scenarios not yet started are cancelled and the
+    backend is closed, so that rounds waiting in a batch end at once instead of holding the
+    process until they finish."""
+    if spec.workers <= 1:
+        for scenario in todo:
+            yield scenario, play(scenario, spec)
+        return
+    pool = ThreadPoolExecutor(spec.workers, thread_name_prefix="scenario")
+    futures = {pool.submit(play, s, spec): s for s in todo}
+    finished = False
+    try:
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+        finished = True
+    finally:
+        pool.shutdown(wait=finished, cancel_futures=True)
+        if not finished:
+            close = getattr(spec.backend, "close", None)
+            if close is not None:
+                close()
 
 
 def run_set(set_name: str, scenario_file: Path, scenarios: list[Scenario], spec: RunSpec,
@@ -178,10 +215,11 @@ def run_set(set_name: str, scenario_file: Path, scenarios: list[Scenario], spec:
                                  flags=spec.flags, seed=spec.seed))
     bar = tqdm(total=len(todo), desc=f"{set_name}/{spec.model}", unit="scenario",
                disable=not spec.progress, dynamic_ncols=True)
+    lines = played(todo, spec)
     try:
         with appending(path) as handle:
-            for scenario in todo:
-                line = run_one(scenario, spec, scorer)
+            for scenario, line in lines:
+                line = scorer(scenario, line)
                 append_line(handle, line)
                 result.ran += 1
                 result.passed += line.passed
@@ -196,6 +234,7 @@ def run_set(set_name: str, scenario_file: Path, scenarios: list[Scenario], spec:
                 bar.update(1)
                 bar.set_postfix_str(f"passed {result.passed}/{result.ran}")
     finally:
+        lines.close()
         bar.close()
     if spec.rerun:
         result.dropped = compact(path)

@@ -107,7 +107,8 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
                    help="mlx: what a round may take from earlier prefills (default shared: the "
                         "conversation's cache and the prefix shared by all scenarios)")
     g.add_argument("--batch", type=int, default=1,
-                   help="mlx: decode this many scenarios together (run them in as many threads)")
+                   help="run this many scenarios at once (mlx: their rounds are decoded "
+                        "together; openai: as many requests in flight); results do not change")
 
 
 def model_extra(name: str, args: argparse.Namespace) -> dict[str, Any]:
