@@ -14,6 +14,7 @@ from formats.errors import FormatError
 from formats.paths import results_dir, scenarios_dir
 from formats.result import ResultLine, Round
 from formats.scenario import ExpectedCall, Scenario
+from harness.prompt import without_context
 from harness.recording import last_per_key, read_results
 from harness.runner import load_scenarios
 
@@ -128,7 +129,9 @@ def render_run(line: ResultLine, source: Path, limit: int | None) -> str:
     turn = assistants[len(assistants) - len(line.rounds):] if line.rounds else []
     start = turn[0] if turn else len(line.transcript)
     for m in line.transcript[:start]:
-        out.append(f"-- {m.role}: {m.content}")
+        # The phone's context that opens the first user message is the scenario's, shown above.
+        content = without_context(m.content) if m.role == "user" else m.content
+        out.append(f"-- {m.role}: {content}")
     round_no = 0
     for m in line.transcript[start:]:
         if m.role == "assistant":

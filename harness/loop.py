@@ -3,9 +3,10 @@ the round limit ends the turn as failed.
 
 Each round the model gets the system prompt (rebuilt, since loaded skills extend it), the
 conversation so far (the scenario's history turns, then the request, then every assistant message
-and tool result of the turn) and the declared tools. Its calls run in the order written; each
-result, failed or not, goes back as a tool message. A call block that could not be parsed goes back
-as a failed tool message too, so the model can correct itself, and is counted apart in its round.
+and tool result of the turn; the phone's context opens the first user message) and the declared
+tools. Its calls run in the order written; each result, failed or not, goes back as a tool
+message. A call block that could not be parsed goes back as a failed tool message too, so the
+model can correct itself, and is counted apart in its round.
 Nothing the model writes crashes the turn: a backend exception ends it as a ``backend`` failure,
 anything else that goes wrong as a ``harness`` failure, and in both cases what was recorded so far
 is kept.
@@ -23,7 +24,7 @@ from formats.result import ResultLine, TurnFailure
 from formats.scenario import Scenario
 from harness.backend import Backend, Generation, SessionContext
 from harness.loaders import McpDirectory, Toolset
-from harness.prompt import phone_context, render_system
+from harness.prompt import opening_messages, phone_context, render_context, render_system
 from harness.recording import TurnRecord
 from harness.routing import Routed, ToolHost, route
 
@@ -83,14 +84,12 @@ def run_scenario(
             world_host, world_mcp = scenario_world(scenario, clock, catalog)
             host, mcp = host or world_host, mcp or world_mcp
         toolset = Toolset(catalog, mcp)
-        context = phone_context(scenario, clock, catalog)
+        context = render_context(phone_context(scenario, clock, catalog))
 
-        messages: list[dict[str, Any]] = []
-        for turn in scenario.history:
-            messages.append({"role": turn.role, "content": turn.content})
-            record.message(turn.role, turn.content)
-        messages.append({"role": "user", "content": scenario.request})
-        record.message("user", scenario.request)
+        # Recorded as the model sees them, the context block included.
+        messages = opening_messages(scenario, context)
+        for m in messages:
+            record.message(m["role"], m["content"])
 
         try:
             session = backend.open(SessionContext(scenario=scenario, seed=seed, recorded=recorded))
@@ -100,7 +99,7 @@ def run_scenario(
 
         call_number = 0
         for _ in range(max_rounds):
-            system = render_system(catalog, context, toolset.skills)
+            system = render_system(catalog, toolset.skills)
             tools = toolset.declared()
             try:
                 generation = session.generate([{"role": "system", "content": system}, *messages], tools)

@@ -1,8 +1,11 @@
-"""The system prompt of a round, rendered from the Jinja templates in ``prompts/``.
+"""What the model is told, rendered from the Jinja templates in ``prompts/``.
 
-Order: the catalog's base prompt and the runtime tool guidance (the same for every scenario, so a
-prompt cache can share them), then the phone's context (moment, locale, location, installed
-connections), then the guidance of the skills loaded so far in the turn.
+The system prompt holds only what every scenario shares, then what the turn loaded: the catalog's
+base prompt, the runtime tool guidance, then the guidance of the skills loaded so far. The phone's
+context (moment, locale, location, installed connections) differs per scenario, so it opens the
+conversation's first user message instead: whichever side of the system prompt a chat template
+puts the tool schemas, the prompt up to the first user message is then the same for every
+scenario, and a prompt cache shares it whole (issue 7).
 """
 
 from __future__ import annotations
@@ -10,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import jinja2
 from babel import Locale
@@ -43,7 +47,7 @@ class ConnectionLine:
 
 @dataclass(frozen=True)
 class PhoneContext:
-    """What the model is told about the phone: the dynamic part of the system prompt."""
+    """What the model is told about the phone: the part of the prompt each scenario has its own."""
 
     now: Moment
     locale: str
@@ -105,7 +109,7 @@ def _environment(directory: str) -> jinja2.Environment:
     )
 
 
-def render_system(catalog: Catalog, context: PhoneContext, skills: list[Skill] | tuple[Skill, ...] = (),
+def render_system(catalog: Catalog, skills: list[Skill] | tuple[Skill, ...] = (),
                   directory: Path | None = None) -> str:
     """The system prompt of one round: its parts, each from its own template, in cache order
     (static first), separated by a blank line."""
@@ -113,9 +117,42 @@ def render_system(catalog: Catalog, context: PhoneContext, skills: list[Skill] |
     parts = [
         catalog.systemPrompt,
         env.get_template("tool_guidance.jinja").render(),
-        env.get_template("context.jinja").render(
-            now=context.now, locale=context.locale, location=context.location,
-            connections=context.connections),
         *(env.get_template("skill.jinja").render(skill=skill) for skill in skills),
     ]
     return "\n\n".join(p.strip() for p in parts if p.strip()) + "\n"
+
+
+# The context block's first line and its closing line, as prompts/context.jinja writes them; the
+# closing line is a heading, so the model reads what follows as the user's words, not the phone's.
+CONTEXT_HEADING = "# This phone\n"
+CONTEXT_CLOSE = "\n# The user's message\n"
+
+
+def render_context(context: PhoneContext, directory: Path | None = None) -> str:
+    """The phone's context block, ending with the line that introduces the user's message."""
+    env = _environment(str(directory or prompts_dir()))
+    text = env.get_template("context.jinja").render(
+        now=context.now, locale=context.locale, location=context.location,
+        connections=context.connections)
+    return text.strip() + "\n"
+
+
+def opening_messages(scenario: Scenario, context: str) -> list[dict[str, Any]]:
+    """The conversation before round 1: the history turns, then the request, with the context
+    block opening the first user message. Prefixed rather than a message of its own: several
+    chat templates (Gemma, Mistral) refuse two user messages in a row."""
+    turns = [(t.role, t.content) for t in scenario.history] + [("user", scenario.request)]
+    first = next(i for i, (role, _) in enumerate(turns) if role == "user")
+    return [{"role": role, "content": context + content if i == first else content}
+            for i, (role, content) in enumerate(turns)]
+
+
+def without_context(content: str) -> str:
+    """A user message without the context block that opened it: the user's own words. Text
+    without the block (any other message, a line recorded before the block moved) is returned
+    as it is."""
+    if content.startswith(CONTEXT_HEADING):
+        _, close, words = content.partition(CONTEXT_CLOSE)
+        if close:
+            return words
+    return content

@@ -18,6 +18,7 @@ from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoes
 from formats.languages import CATEGORIES, LANGUAGES
 from formats.result import Message, ResultLine
 from formats.scenario import Scenario
+from harness.prompt import without_context
 from reports.charts import Series, colour, grouped_bars
 from reports.compare import Comparison
 from reports.groups import Tally
@@ -121,7 +122,8 @@ def page_data(report: ReportInput) -> tuple[dict[str, Any], dict[str, Any]]:
 
 def _request_of(line: ResultLine) -> str:
     users = [m.content for m in line.transcript if m.role == "user"]
-    return users[-1] if users else ""
+    # Without history the request is the first user message, which the phone's context opens.
+    return without_context(users[-1]) if users else ""
 
 
 def _scenario_details(scenario: Scenario | None) -> dict[str, Any]:

@@ -7,6 +7,7 @@ from typing import Any
 from formats.result import TurnFailure
 from harness.backend import Generation, SessionContext
 from harness.loop import run_scenario
+from harness.prompt import without_context
 from harness.recording import MAX_MESSAGE_CHARS
 from mcpmock import internal_id
 from test_loop_support import call, catalog, run, scenario
@@ -110,7 +111,7 @@ def test_history_turns_come_before_the_request():
                {"role": "assistant", "content": "Friday 19:00 at Chapter One."}]
     line, backend, _ = run(scenario(request="invite Aoife too", history=history), ["Which Aoife?"])
     messages = backend.seen["en-calendar-test"][0][0]
-    assert [(m["role"], m["content"]) for m in messages[1:]] == [
+    assert [(m["role"], without_context(m["content"])) for m in messages[1:]] == [
         ("user", "dinner with Sam on Friday?"), ("assistant", "Friday 19:00 at Chapter One."),
         ("user", "invite Aoife too")]
     assert messages[0]["role"] == "system"
@@ -124,8 +125,11 @@ def test_round_one_declares_the_natives_in_catalog_order_and_no_mcp_tools():
     assert backend.seen["en-mcp-todoist-passport"][0][1] == natives
     system = line.rounds[0].system
     assert system.startswith(catalog().systemPrompt.strip())
-    assert "- todoist (Todoist)" in system and "- github (GitHub)" in system
-    assert "Wednesday, 4 November 2026, 10:30" in system
+    # The phone's moment and connections open the request, not the system prompt.
+    request = backend.seen["en-mcp-todoist-passport"][0][0][1]["content"]
+    assert "- todoist (Todoist)" in request and "- github (GitHub)" in request
+    assert "Wednesday, 4 November 2026, 10:30" in request
+    assert "Todoist" not in system and "4 November" not in system
 
 
 def test_loaders_list_then_declare_mcp_tools_and_the_call_routes_to_the_responder():
@@ -181,7 +185,7 @@ def test_messages_are_cut_at_4000_characters_in_the_transcript_only():
     long_request = "x" * 5000
     line, backend, _ = run(scenario(request=long_request), ["ok"])
     assert len(line.transcript[0].content) == MAX_MESSAGE_CHARS
-    assert backend.seen["en-calendar-test"][0][0][-1]["content"] == long_request
+    assert without_context(backend.seen["en-calendar-test"][0][0][-1]["content"]) == long_request
 
 
 def test_a_backend_exception_is_a_backend_failure_and_keeps_the_rounds_so_far():
