@@ -43,8 +43,8 @@ from harness.sampling import GREEDY, SamplingConfig  # noqa: E402
 from harness.tiny_model import ARCHES, build_tiny_model  # noqa: E402
 
 WAYS = [("naive", "none", 1), ("+ rounds", "rounds", 1), ("+ shared prefix", "shared", 1)]
-CALL_BIAS = 3.5
-END_BIAS = 3.0
+CALL_BIAS = 4.0
+END_BIAS = 0.8
 
 
 def project_scenarios(limit: int) -> list[Scenario]:
