@@ -35,6 +35,7 @@ from typing import Any, Literal
 
 from formats.result import RoundTiming
 from harness.backend import Generation, SessionContext
+from harness.backends.chat_template import ChatRenderer
 from harness.backends.prompt_tokens import Cuts, Encoded, PromptEncoder
 from harness.sampling import SamplingConfig, round_sampler
 from harness.toolcalls import parse_text, parser_module
@@ -207,9 +208,12 @@ class MlxBackend:
     def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                encoder: PromptEncoder | None = None) -> list[int]:
         """The prompt's tokens; an encoder reuses the tokens of the conversation's last prompt."""
-        text = self.tokenizer.apply_chat_template(
-            messages, tools=tools or None, add_generation_prompt=True,
-            enable_thinking=self.thinking, tokenize=False)
+        # The text of apply_chat_template, about 3x faster (harness/backends/chat_template.py);
+        # made on first use.
+        if "chat_renderer" not in self.__dict__:
+            self.chat_renderer = ChatRenderer(self.tokenizer)
+        text = self.chat_renderer.render(messages, tools or None, add_generation_prompt=True,
+                                         enable_thinking=self.thinking)
         if encoder is not None:
             return encoder.encode(text)
         return list(self.tokenizer.encode(text, add_special_tokens=False))
