@@ -4,9 +4,9 @@ Renders the real prompt of a scenario with six connections installed (the larges
 by tool count, the worst case) through each tiny model's chat template with the declared tools,
 and counts it two ways:
 
-- tokens of the tiny models' tokenizers (a BPE with a 2k vocabulary trained on a few KB of text:
-  it splits English into far more pieces than a real 150k Qwen vocabulary, so this is an upper
-  bound);
+- tokens of the tiny models' tokenizers (a 2k-vocabulary BPE trained on a few phrases and the
+  catalog's own tool declarations and prompts, so that the native schemas split about as a real
+  vocabulary splits them; MCP schemas, which it was not trained on, split into more pieces);
 - characters / 4, the usual estimate for a Qwen-size vocabulary on English text and JSON.
 
 Also measured: the prompt after ``load_connectors`` of the largest connection and after
@@ -33,7 +33,7 @@ from formats.clock import clock_for  # noqa: E402
 from formats.paths import catalog_path  # noqa: E402
 from formats.scenario import Scenario  # noqa: E402
 from harness.loaders import LOADER_ARGUMENT, McpDirectory, Toolset, load_connectors, load_tools  # noqa: E402
-from harness.prompt import phone_context, render_system  # noqa: E402
+from harness.prompt import opening_messages, phone_context, render_context, render_system  # noqa: E402
 from mcpmock import fixture_for  # noqa: E402
 
 
@@ -64,7 +64,7 @@ def main() -> None:
     clock = clock_for(scenario.phone, scenario.language)
     mcp = McpDirectory.from_fixtures({c: fixture_for(c, catalog) for c in six})
     context = phone_context(scenario, clock, catalog)
-    system = render_system(catalog, context)
+    system = render_system(catalog)
 
     # Round 1; then after load_connectors of the largest connection; then after load_tools.
     toolset = Toolset(catalog, mcp)
@@ -74,8 +74,8 @@ def main() -> None:
     all_tools = Toolset(catalog, mcp)
     all_tools.mcp_tools = [t for c in six for t in mcp.connections[c]]
 
-    user = {"role": "user", "content": scenario.request}
-    base = [{"role": "system", "content": system}, user]
+    base = [{"role": "system", "content": system},
+            *opening_messages(scenario, render_context(context))]
     after_list = base + [
         {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {
             "name": "load_connectors", "arguments": {"connections": [six[0]]}}}]},
