@@ -85,8 +85,15 @@ class KeyedSampler:
         return mx.random.categorical(logprobs * (1.0 / c.temperature), key=key)
 
 
+# Greedy decoding draws nothing, so every round can share one sampler; BatchGenerator then takes
+# the argmax of the whole batch in one call instead of one call per sequence.
+_GREEDY_SAMPLER = KeyedSampler(GREEDY, 0)
+
+
 def round_sampler(config: SamplingConfig, seed: int, scenario_id: str,
                   round_index: int) -> KeyedSampler:
     """The sampler of one round: a fresh key per round, so that a round's draws do not depend
     on how many draws earlier rounds made."""
+    if config.greedy:
+        return _GREEDY_SAMPLER
     return KeyedSampler(config, round_seed(seed, scenario_id, round_index))

@@ -39,12 +39,12 @@ def start(request: str = "Weather in Dublin?") -> list[dict]:
 
 
 def converse(backend: MlxBackend, sid: str, rounds: int = 3, seed: int = 7,
-             rewrite: bool = False):
+             rewrite: bool = False, request: str = "Weather in Dublin?"):
     """Rounds of one scenario as the loop runs them: each round's answer and a call go back
     into the history with a tool result. ``rewrite``: the history holds other text than the
     model wrote, as when its text is not in the template's canonical form."""
     session = backend.open(SessionContext(scenario=scenario(sid), seed=seed))
-    messages, out = start(), []
+    messages, out = start(request), []
     for r in range(rounds):
         g = session.generate(messages, TOOLS)
         out.append(g)
@@ -212,12 +212,20 @@ def test_a_scenario_samples_the_same_tokens_whatever_ran_before_it(tiny_models):
 
 def test_the_scenarios_shared_prefix_is_prefilled_once(tiny_models):
     backend = MlxBackend(str(tiny_models["qwen3_5"]), sampling=GREEDY, max_tokens=4)
-    first = [converse(backend, f"en-{i}", rounds=1)[0] for i in range(3)]
-    # The second scenario finds the prefix it shares with the first and keeps it; the third
-    # starts from a copy.
-    assert first[0].timing.cachedTokens == first[1].timing.cachedTokens == 0
-    shared = len(backend.shared_snapshots()[0].tokens)
-    assert first[2].timing.cachedTokens == shared > first[2].timing.promptTokens // 2
+    requests = ["Weather in Dublin?", "Is it windy in Cork?", "Rain tomorrow in Galway?"]
+    first = [converse(backend, f"en-{i}", rounds=1, request=r)[0] for i, r in enumerate(requests)]
+    # The first scenario finds the part of its prompt no scenario writes (tools and system
+    # prompt), prefills it once and keeps it; the next ones start from a copy.
+    (kept,) = backend.shared_snapshots()
+    shared = len(kept.tokens)
+    assert first[0].timing.cachedTokens == 0
+    assert first[1].timing.cachedTokens == first[2].timing.cachedTokens == shared
+    assert shared > first[2].timing.promptTokens // 2
+    # It ends where the user's message begins.
+    text = backend.tokenizer.decode(list(kept.tokens))
+    assert text.endswith("<|im_start|>user\n") or text.rstrip().endswith("<|im_start|>user")
+    assert backend.stats.prefilled_tokens == sum(
+        g.timing.promptTokens - g.timing.cachedTokens for g in first)
 
 
 def test_describe_records_what_a_rerun_needs(tiny_models):

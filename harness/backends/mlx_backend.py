@@ -238,14 +238,35 @@ class MlxBackend:
         self._uses += 1
         return self._uses
 
-    def learn_shared_prefix(self, prompt: list[int], first: bool) -> int:
-        """Keeps a snapshot of the longest prefix this prompt shares with the previous
-        scenario's first prompt (``first``: this is a first prompt) or with a kept prefix it
-        leaves (tools loaded in a round are appended after the shared schemas: the schemas are
-        a prefix worth keeping), unless a kept prefix this prompt starts with covers as much.
-        A new prefix is prefilled from the longest kept one it extends; the round then starts
-        from it, so nothing is prefilled twice. Returns the tokens prefilled here."""
+    def static_prefix(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
+                      prompt: list[int]) -> int:
+        """The tokens of a first prompt that come before anything its scenario wrote: the
+        common prefix of the prompt and of the same conversation with the first non-system
+        message's text replaced. With the phone context in the first user message (harness/
+        prompt.py) that is the tool schemas and the system prompt, in either template layout,
+        so the run's first scenario already snapshots what every later one shares. 0 when a
+        kept prefix already starts this prompt (nothing to learn: no second render)."""
+        if any(s.starts(prompt) for s in self._shared):
+            return 0
+        at = next((i for i, m in enumerate(messages) if m.get("role") != "system"), None)
+        if at is None:
+            return 0
+        probe = [*messages[:at], {**messages[at], "content": "\u2063"}, *messages[at + 1:]]
+        try:
+            return common_prefix(self.render(probe, tools), prompt)
+        except Exception:  # noqa: BLE001 - a template that rejects the probe only loses the hint
+            return 0
+
+    def learn_shared_prefix(self, prompt: list[int], first: bool, static: int = 0) -> int:
+        """Keeps a snapshot of the longest prefix this prompt shares with its static part
+        (``static``, from ``static_prefix``), with the previous scenario's first prompt
+        (``first``: this is a first prompt) or with a kept prefix it leaves (tools loaded in a
+        round are appended after the shared schemas: the schemas are a prefix worth keeping),
+        unless a kept prefix this prompt starts with covers as much. A new prefix is prefilled
+        from the longest kept one it extends; the round then starts from it, so nothing is
+        prefilled twice. Returns the tokens prefilled here."""
         ends = [common_prefix(s.tokens, prompt) for s in self._shared if not s.starts(prompt)]
+        ends.append(static)
         if first:
             previous, self._last_first_prompt = self._last_first_prompt, tuple(prompt)
             ends.append(common_prefix(previous, prompt))
@@ -348,6 +369,7 @@ class MlxSession:
         self.encoder = backend.encoder()
         self._learned = -1  # the last round whose prompt went to learn_shared_prefix
         self._prefix_prefilled = 0  # tokens that prefilled, reported with the round
+        self._static = 0  # the first prompt's static prefix (MlxBackend.static_prefix)
 
     def close(self) -> None:
         self.cache, self.tokens, self.snapshots = None, [], []
@@ -378,7 +400,8 @@ class MlxSession:
         that the first scenarios of a run already start from their common prefix."""
         if self.backend.reuse == "shared" and self._learned != self.round:
             self._learned = self.round
-            self._prefix_prefilled = self.backend.learn_shared_prefix(prompt, self.round == 0)
+            self._prefix_prefilled = self.backend.learn_shared_prefix(
+                prompt, self.round == 0, self._static if self.round == 0 else 0)
 
     def _start(self, prompt: list[int]) -> tuple[list[Any], int, str]:
         """A cache holding ``prompt[:n]`` for the largest n this session can offer, n < len:
@@ -418,6 +441,8 @@ class MlxSession:
         prompt = b.render(messages, tools, self.encoder)
         if self.round == 0:
             b._last_first = self.encoder.last
+            if b.reuse == "shared":
+                self._static = b.static_prefix(messages, tools, prompt)
         sampler = round_sampler(b.sampling, self.context.seed, self.context.scenario.id,
                                 self.round)
         run = b.engine.run(self, prompt, sampler)
