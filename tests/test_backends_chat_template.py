@@ -286,6 +286,7 @@ def test_tojson_memo_never_confuses_values_orjson_writes_alike():
     memo = _memo_tojson(lambda x, **kw: json.dumps(x, **kw), size=8)
     # orjson writes NaN and None both as null; lists and tuples both as arrays.
     assert memo({"a": None}) == '{"a": null}' and memo({"a": float("nan")}) == '{"a": NaN}'
+    assert memo({"a": float("inf")}) == '{"a": Infinity}' and memo({"a": None}) == '{"a": null}'
     assert memo([1, 2]) == memo((1, 2)) == "[1, 2]"
     assert memo({"a": 1}, indent=2) == '{\n  "a": 1\n}' and memo({"a": 1}) == '{"a": 1}'
     assert memo({"a": 1.0}) == '{"a": 1.0}' and memo({"a": True}) == '{"a": true}'

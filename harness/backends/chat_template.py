@@ -9,9 +9,9 @@ Here:
 
 - the inputs are made plain by an orjson round trip (C, and cached by their bytes: the schemas
   and earlier messages repeat every round). The copy is used only when it equals the input
-  (``==``): that holds exactly when the input was plain already, or held str/int subclasses
-  that transformers too turns into their base values; anything else (tuples, objects, NaN)
-  renders through ``apply_chat_template``;
+  (``==``): that holds exactly when the input was plain already, or held str/int/float enums,
+  which transformers too turns into their values; anything else (subclasses of str or dict,
+  tuples, objects, NaN) renders through ``apply_chat_template``;
 - the template is compiled in an environment of its own, as transformers compiles it, whose
   ``tojson`` filter remembers its text by the orjson bytes of its argument (values the template
   sees are plain, so equal bytes mean equal JSON text);
@@ -85,7 +85,8 @@ def _helpers(hf: Any) -> _Helpers:
 
 def _memo_tojson(original: Callable[..., str], size: int) -> Callable[..., str]:
     """``original`` remembering its text by the orjson bytes of its argument and its options.
-    Values that orjson refuses, or a NaN/infinity (orjson writes null for them), go through."""
+    Values that orjson refuses go through, and so do a NaN or an infinity: orjson writes them
+    as null, like None (told apart by reading the bytes back only when they hold a null)."""
     texts: dict[tuple, str] = {}
 
     def tojson(x: Any, *args: Any, **kwargs: Any) -> str:
@@ -95,7 +96,7 @@ def _memo_tojson(original: Callable[..., str], size: int) -> Callable[..., str]:
             hash(key)
         except TypeError:
             return original(x, *args, **kwargs)
-        if b"null" in data:
+        if b"null" in data and orjson.loads(data) != x:
             return original(x, *args, **kwargs)
         text = texts.get(key)
         if text is None:
@@ -191,9 +192,12 @@ class ChatRenderer:
                            f"({type(e).__name__}: {e})")
             self.stats.slow += 1
             return expected
-        self.stats.fast += 1
-        if self.stats.fast == 1 or (self.check_every and self.stats.fast % self.check_every == 0):
-            self.stats.checked += 1
+        with self._lock:  # sessions of a batch render in their own threads
+            self.stats.fast += 1
+            check = self.stats.fast == 1 or (self.check_every > 0
+                                             and self.stats.fast % self.check_every == 0)
+            self.stats.checked += int(check)
+        if check:
             expected = slow()
             if text != expected:
                 at = next((i for i, (a, b) in enumerate(zip(text, expected)) if a != b),
