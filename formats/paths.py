@@ -7,9 +7,13 @@ import os
 from pathlib import Path
 
 
+# Resolved once: resolving touches the file system, and the loop asks for paths every round.
+_CHECKOUT = Path(__file__).resolve().parent.parent
+
+
 def project_root() -> Path:
     env = os.environ.get("ORVENA_BENCH_ROOT")
-    return Path(env) if env else Path(__file__).resolve().parent.parent
+    return Path(env) if env else _CHECKOUT
 
 
 def catalog_path() -> Path:

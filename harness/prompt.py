@@ -116,10 +116,16 @@ def render_system(catalog: Catalog, skills: list[Skill] | tuple[Skill, ...] = ()
     env = _environment(str(directory or prompts_dir()))
     parts = [
         catalog.systemPrompt,
-        env.get_template("tool_guidance.jinja").render(),
+        _guidance(env),
         *(env.get_template("skill.jinja").render(skill=skill) for skill in skills),
     ]
     return "\n\n".join(p.strip() for p in parts if p.strip()) + "\n"
+
+
+@lru_cache(maxsize=4)
+def _guidance(env: jinja2.Environment) -> str:
+    """The runtime tool guidance: it takes no variables, so it is rendered once."""
+    return env.get_template("tool_guidance.jinja").render()
 
 
 # The context block's first line and its closing line, as prompts/context.jinja writes them; the

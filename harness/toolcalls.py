@@ -42,6 +42,20 @@ class Split:
     blocks: list[str] = field(default_factory=list)
 
 
+@lru_cache(maxsize=16)
+def _machine(tool_format: str, think: tuple[str, str]):
+    """The state machine that cuts one format's text (built once: it is read-only)."""
+    from mlx_lm.generate import TextStateMachine
+
+    module = parser_module(tool_format)
+    start, end = module.tool_call_start, module.tool_call_end
+    return TextStateMachine({
+        "normal": [(think[0], "reasoning"), (start, "tool")],
+        "reasoning": [(think[1], "normal"), (start, "tool")],
+        "tool": [(end, "normal")] if end else [],
+    })
+
+
 def split_text(text: str, tool_format: str, *, in_reasoning: bool = False,
                think: tuple[str, str] = THINK_MARKERS) -> Split:
     """Cut raw text into answer, reasoning and call blocks.
@@ -52,13 +66,7 @@ def split_text(text: str, tool_format: str, *, in_reasoning: bool = False,
     """
     from mlx_lm.generate import TextStateMachine  # heavy import, only when text is parsed
 
-    module = parser_module(tool_format)
-    start, end = module.tool_call_start, module.tool_call_end
-    machine = TextStateMachine({
-        "normal": [(think[0], "reasoning"), (start, "tool")],
-        "reasoning": [(think[1], "normal"), (start, "tool")],
-        "tool": [(end, "normal")] if end else [],
-    })
+    machine = _machine(tool_format, think)
     state, segments = TextStateMachine.split(
         machine.make_state("reasoning" if in_reasoning else "normal"), text)
     _, rest, last = TextStateMachine.flush(state)

@@ -144,6 +144,11 @@ class MlxBackend:
         self._cuts = Cuts.of(self.tokenizer)
         self._last_first: Encoded | None = None
         self.thinking = thinking
+        self.chat_renderer = ChatRenderer(self.tokenizer)
+        # Whether generated text starts inside a think block (a replay parses it so); rendering
+        # it also compiles the template before the run starts.
+        self.starts_in_reasoning = self.ends_in_reasoning(
+            self.render([{"role": "user", "content": "?"}], []))
         self.sampling = sampling or SamplingConfig()
         self.max_tokens = max_tokens or (MAX_TOKENS_THINKING if thinking else MAX_TOKENS)
         self.reuse: Reuse = reuse
@@ -188,8 +193,7 @@ class MlxBackend:
             "chatTemplateSha256": hashlib.sha256(template.encode()).hexdigest(),
             "toolFormat": self.tool_format,
             # Whether generated text starts inside a think block (a replay parses it so).
-            "startsInReasoning": self.ends_in_reasoning(
-                self.render([{"role": "user", "content": "?"}], [])),
+            "startsInReasoning": self.starts_in_reasoning,
             "eosTokenIds": sorted(self.tokenizer.eos_token_ids),
             "thinking": self.thinking,
             "sampling": self.sampling.describe(),
@@ -208,10 +212,7 @@ class MlxBackend:
     def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                encoder: PromptEncoder | None = None) -> list[int]:
         """The prompt's tokens; an encoder reuses the tokens of the conversation's last prompt."""
-        # The text of apply_chat_template, about 3x faster (harness/backends/chat_template.py);
-        # made on first use.
-        if "chat_renderer" not in self.__dict__:
-            self.chat_renderer = ChatRenderer(self.tokenizer)
+        # The text of apply_chat_template, about 3x faster (harness/backends/chat_template.py).
         text = self.chat_renderer.render(messages, tools or None, add_generation_prompt=True,
                                          enable_thinking=self.thinking)
         if encoder is not None:
