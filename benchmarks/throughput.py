@@ -15,7 +15,7 @@ tools, prompt rendering, tokenizing, parsing). Every way must write the same res
 
 A random model's text is noise and would end every turn after one round; a logit bias on
 ``<tool_call>`` and ``<|im_end|>`` makes it write (unreadable) call blocks and stop, so turns
-run several rounds, as a real model's do. The bias is the same in every way.
+run several rounds, as a real model's do. The bias is the same in every way (``BIASES``).
 
     python benchmarks/throughput.py [--scenarios 16] [--batch 8] [--arch qwen3_5]
 """
@@ -43,8 +43,10 @@ from harness.sampling import GREEDY, SamplingConfig  # noqa: E402
 from harness.tiny_model import ARCHES, build_tiny_model  # noqa: E402
 
 WAYS = [("naive", "none", 1), ("+ rounds", "rounds", 1), ("+ shared prefix", "shared", 1)]
-CALL_BIAS = 4.0
-END_BIAS = 0.8
+# Logit biases on <tool_call> and <|im_end|> per tiny model, chosen by trying a few so that
+# turns run several rounds of full length both greedy and sampled (each random model has
+# its own logit scale).
+BIASES = {"qwen3_5": (4.0, 0.8), "qwen3": (8.0, 1.0)}
 # Cache lengths of the decode-only table: a short context, and that of a first prompt (the 38
 # native schemas and the system prompt: about 6,700 tokens).
 DECODE_CONTEXTS = (300, 6700)
@@ -73,14 +75,15 @@ def comparable(line: ResultLine) -> dict:
     return data
 
 
-def run_way(model: Path, scenarios: list[Scenario], catalog, *, reuse: str, batch: int,
-            sampling: SamplingConfig, args) -> dict:
+def run_way(model: Path, arch: str, scenarios: list[Scenario], catalog, *, reuse: str,
+            batch: int, sampling: SamplingConfig, args) -> dict:
     import mlx.core as mx
 
     from tokenizers import Tokenizer
 
     vocab = Tokenizer.from_file(str(model / "tokenizer.json"))
-    bias = {vocab.token_to_id("<tool_call>"): CALL_BIAS, vocab.token_to_id("<|im_end|>"): END_BIAS}
+    call, end = BIASES[arch]
+    bias = {vocab.token_to_id("<tool_call>"): call, vocab.token_to_id("<|im_end|>"): end}
     backend = MlxBackend(str(model), sampling=sampling, max_tokens=args.max_tokens,
                          reuse=reuse, batch=batch, logit_bias=bias)
 
@@ -202,7 +205,7 @@ def main() -> None:
                     continue
                 results = []
                 for name, reuse, batch in ways:
-                    runs = [run_way(model, scenarios, catalog, reuse=reuse, batch=batch,
+                    runs = [run_way(model, arch, scenarios, catalog, reuse=reuse, batch=batch,
                                     sampling=sampling, args=args)
                             for _ in range(1 if reuse == "none" else max(1, args.repeat))]
                     best = max(runs, key=lambda r: r["rate"])
