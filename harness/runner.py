@@ -163,10 +163,6 @@ def play(scenario: Scenario, spec: RunSpec) -> ResultLine:
                           failure=TurnFailure(kind="harness", message=describe_error(e)))
 
 
-def run_one(scenario: Scenario, spec: RunSpec, scorer: Scorer = score_line) -> ResultLine:
-    return scorer(scenario, play(scenario, spec))
-
-
 def played(todo: list[Scenario], spec: RunSpec) -> Iterator[tuple[Scenario, ResultLine]]:
     """(scenario, unscored line) as each scenario ends, ``spec.workers`` at a time.
 
