@@ -1,8 +1,9 @@
 """The agent loop: one scenario run, round after round, until the model answers without a call or
 the round limit ends the turn as failed.
 
-Each round the model gets the system prompt (rebuilt, since loaded skills extend it), the
-conversation so far (the scenario's history turns, then the request, then every assistant message
+Each round the model gets the system prompt (the same in every round and scenario: what a loader
+returns, a skill's guidance too, reaches the model as a tool result, so a prompt only ever grows
+at its end), the conversation so far (the scenario's history turns, then the request, then every assistant message
 and tool result of the turn; the phone's context opens the first user message) and the declared
 tools. Its calls run in the order written; each result, failed or not, goes back as a tool
 message. A call block that could not be parsed goes back as a failed tool message too, so the
@@ -97,9 +98,9 @@ def run_scenario(
             record.failure = TurnFailure(kind="backend", message=describe_error(e))
             return record.line(time.perf_counter() - started)
 
+        system = render_system(catalog)
         call_number = 0
         for _ in range(max_rounds):
-            system = render_system(catalog, toolset.skills)
             tools = toolset.declared()
             try:
                 generation = session.generate([{"role": "system", "content": system}, *messages], tools)

@@ -1,11 +1,12 @@
 """What the model is told, rendered from the Jinja templates in ``prompts/``.
 
-The system prompt holds only what every scenario shares, then what the turn loaded: the catalog's
-base prompt, the runtime tool guidance, then the guidance of the skills loaded so far. The phone's
-context (moment, locale, location, installed connections) differs per scenario, so it opens the
-conversation's first user message instead: whichever side of the system prompt a chat template
-puts the tool schemas, the prompt up to the first user message is then the same for every
-scenario, and a prompt cache shares it whole (issue 7).
+The system prompt holds only what every scenario shares: the catalog's base prompt and the
+runtime tool guidance. The phone's context (moment, locale, location, installed connections)
+differs per scenario, so it opens the conversation's first user message instead, and a skill's
+guidance reaches the model as the result of ``load_skills`` (harness/loaders.py). Whichever side
+of the system prompt a chat template puts the tool schemas, the prompt up to the first user
+message is then the same for every scenario, a prompt cache shares it whole, and within a turn
+a prompt only grows at its end (issue 7).
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any
 import jinja2
 from babel import Locale
 
-from formats.catalog import Catalog, Skill
+from formats.catalog import Catalog
 from formats.clock import Clock
 from formats.paths import project_root
 from formats.scenario import Scenario
@@ -109,16 +110,11 @@ def _environment(directory: str) -> jinja2.Environment:
     )
 
 
-def render_system(catalog: Catalog, skills: list[Skill] | tuple[Skill, ...] = (),
-                  directory: Path | None = None) -> str:
-    """The system prompt of one round: its parts, each from its own template, in cache order
-    (static first), separated by a blank line."""
+def render_system(catalog: Catalog, directory: Path | None = None) -> str:
+    """The system prompt: the catalog's prompt, then the tool guidance, separated by a blank
+    line."""
     env = _environment(str(directory or prompts_dir()))
-    parts = [
-        catalog.systemPrompt,
-        _guidance(env),
-        *(env.get_template("skill.jinja").render(skill=skill) for skill in skills),
-    ]
+    parts = [catalog.systemPrompt, _guidance(env)]
     return "\n\n".join(p.strip() for p in parts if p.strip()) + "\n"
 
 

@@ -167,12 +167,14 @@ def test_an_operation_of_a_connection_not_installed_is_unknown():
     assert "unknown tool" in line.transcript[2].content
 
 
-def test_load_skills_returns_the_guidance_and_appends_it_to_the_system_prompt():
+def test_load_skills_returns_the_guidance_and_leaves_the_system_prompt_as_it_was():
     guidance = next(s for s in catalog().skills if s.name == "calendar").guidance.strip()
-    line, _, _ = run(scenario(), [call("load_skills", skills=["calendar"]), "ok"])
+    line, backend, _ = run(scenario(), [call("load_skills", skills=["calendar"]), "ok"])
     assert guidance in line.transcript[2].content
-    assert guidance not in line.rounds[0].system
-    assert line.rounds[1].system.rstrip().endswith(guidance)
+    assert guidance not in line.rounds[1].system and line.rounds[1].system == line.rounds[0].system
+    # The second round's conversation is the first's with the call and its result appended.
+    first, second = (messages for messages, _ in backend.seen["en-calendar-test"])
+    assert second[:len(first)] == first and guidance in second[-1]["content"]
 
 
 def test_a_skill_the_catalog_does_not_have_is_refused_by_its_schema():
