@@ -33,7 +33,7 @@ from formats.clock import clock_for  # noqa: E402
 from formats.paths import catalog_path  # noqa: E402
 from formats.scenario import Scenario  # noqa: E402
 from harness.loaders import LOADER_ARGUMENT, McpDirectory, Toolset, load_connectors, load_tools  # noqa: E402
-from harness.prompt import opening_messages, phone_context, render_context, render_system  # noqa: E402
+from harness.prompt import first_round  # noqa: E402
 from mcpmock import fixture_for  # noqa: E402
 
 
@@ -63,8 +63,6 @@ def main() -> None:
                   "location": {"place": "Dublin, Ireland", "lat": 53.3498, "lon": -6.2603}}})
     clock = clock_for(scenario.phone, scenario.language)
     mcp = McpDirectory.from_fixtures({c: fixture_for(c, catalog) for c in six})
-    context = phone_context(scenario, clock, catalog)
-    system = render_system(catalog)
 
     # Round 1; then after load_connectors of the largest connection; then after load_tools.
     toolset = Toolset(catalog, mcp)
@@ -74,8 +72,8 @@ def main() -> None:
     all_tools = Toolset(catalog, mcp)
     all_tools.mcp_tools = [t for c in six for t in mcp.connections[c]]
 
-    base = [{"role": "system", "content": system},
-            *opening_messages(scenario, render_context(context))]
+    base = first_round(scenario, clock, catalog)
+    system = base[0]["content"]
     after_list = base + [
         {"role": "assistant", "content": "", "tool_calls": [{"id": "call_1", "type": "function", "function": {
             "name": "load_connectors", "arguments": {"connections": [six[0]]}}}]},

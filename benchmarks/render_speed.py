@@ -32,7 +32,7 @@ from formats.paths import catalog_path  # noqa: E402
 from formats.scenario import Scenario  # noqa: E402
 from harness.backends.chat_template import ChatRenderer  # noqa: E402
 from harness.loaders import Toolset  # noqa: E402
-from harness.prompt import opening_messages, phone_context, render_context, render_system  # noqa: E402
+from harness.prompt import first_round  # noqa: E402
 from harness.routing import route  # noqa: E402
 from harness.world import scenario_world  # noqa: E402
 
@@ -63,8 +63,7 @@ def conversations() -> tuple[list[dict], list[dict], list[dict]]:
     clock = clock_for(scenario.phone, scenario.language)
     host, mcp = scenario_world(scenario, clock, catalog)
     toolset = Toolset(catalog, mcp)
-    first = [{"role": "system", "content": render_system(catalog)},
-             *opening_messages(scenario, render_context(phone_context(scenario, clock, catalog)))]
+    first = first_round(scenario, clock, catalog)
     messages, n = list(first), 0
     for calls in ROUNDS:
         ids = [f"call_{n + i + 1}" for i in range(len(calls))]

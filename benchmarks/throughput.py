@@ -66,15 +66,6 @@ def project_scenarios(limit: int) -> list[Scenario]:
     return [pool[i * len(pool) // limit] for i in range(limit)]
 
 
-def comparable(line: ResultLine) -> dict:
-    """A line without what varies from run to run: wall time and round timings."""
-    data = line.model_dump(mode="json")
-    data.pop("seconds", None)
-    for r in data.get("rounds", []):
-        r.pop("timing", None)
-    return data
-
-
 def run_way(model: Path, arch: str, scenarios: list[Scenario], catalog, *, reuse: str,
             batch: int, sampling: SamplingConfig, args) -> dict:
     import mlx.core as mx
@@ -103,7 +94,7 @@ def run_way(model: Path, arch: str, scenarios: list[Scenario], catalog, *, reuse
     failures = [f"{line.id}: {line.failure.message}" for line in lines
                 if line.failure is not None and line.failure.kind != "round-limit"]
     return {
-        "lines": {line.id: comparable(line) for line in lines},
+        "lines": {line.id: line.without_timings() for line in lines},
         "failures": failures,
         "prefilled": backend.stats.prefilled_tokens / len(scenarios),
         "rate": len(scenarios) / wall,

@@ -100,3 +100,11 @@ class ResultLine(Open):
     def tool_outputs(self) -> list[str]:
         """Every tool result text of the turn, in order."""
         return [m.content for m in self.transcript if m.role == "tool"]
+
+    def without_timings(self) -> dict:
+        """The line as JSON data less what changes from run to run of the same scenario (wall
+        time, round timings): two runs that agree here wrote the same line."""
+        data = self.model_dump(mode="json", exclude={"seconds"})
+        for r in data.get("rounds", []):
+            r.pop("timing", None)
+        return data

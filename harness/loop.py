@@ -2,12 +2,12 @@
 the round limit ends the turn as failed.
 
 Each round the model gets the system prompt (the same in every round and scenario: what a loader
-returns, a skill's guidance too, reaches the model as a tool result, so a prompt only ever grows
-at its end), the conversation so far (the scenario's history turns, then the request, then every assistant message
-and tool result of the turn; the phone's context opens the first user message) and the declared
-tools. Its calls run in the order written; each result, failed or not, goes back as a tool
-message. A call block that could not be parsed goes back as a failed tool message too, so the
-model can correct itself, and is counted apart in its round.
+returns, a skill's guidance too, reaches the model as a tool result, so a prompt only ever grows at
+its end), the conversation so far (the scenario's history turns, then the request, then every
+assistant message and tool result of the turn; the phone's context opens the first user message)
+and the declared tools. Its calls run in the order written; each result, failed or not, goes back
+as a tool message. A call block that could not be parsed goes back as a failed tool message too, so
+the model can correct itself, and is counted apart in its round.
 Nothing the model writes crashes the turn: a backend exception ends it as a ``backend`` failure,
 anything else that goes wrong as a ``harness`` failure, and in both cases what was recorded so far
 is kept.
@@ -25,7 +25,7 @@ from formats.result import ResultLine, TurnFailure
 from formats.scenario import Scenario
 from harness.backend import Backend, Generation, SessionContext
 from harness.loaders import McpDirectory, Toolset
-from harness.prompt import opening_messages, phone_context, render_context, render_system
+from harness.prompt import first_round
 from harness.recording import TurnRecord
 from harness.routing import Routed, ToolHost, route
 
@@ -85,11 +85,12 @@ def run_scenario(
             world_host, world_mcp = scenario_world(scenario, clock, catalog)
             host, mcp = host or world_host, mcp or world_mcp
         toolset = Toolset(catalog, mcp)
-        context = render_context(phone_context(scenario, clock, catalog))
 
-        # Recorded as the model sees them, the context block included.
-        messages = opening_messages(scenario, context)
-        for m in messages:
+        # The system prompt, then the opening messages, recorded as the model sees them (the
+        # context block included); every round appends to this list.
+        messages = first_round(scenario, clock, catalog)
+        system = messages[0]["content"]
+        for m in messages[1:]:
             record.message(m["role"], m["content"])
 
         try:
@@ -98,12 +99,11 @@ def run_scenario(
             record.failure = TurnFailure(kind="backend", message=describe_error(e))
             return record.line(time.perf_counter() - started)
 
-        system = render_system(catalog)
         call_number = 0
         for _ in range(max_rounds):
             tools = toolset.declared()
             try:
-                generation = session.generate([{"role": "system", "content": system}, *messages], tools)
+                generation = session.generate(list(messages), tools)  # the loop appends to its own
             except Exception as e:  # noqa: BLE001
                 record.failure = TurnFailure(kind="backend", message=describe_error(e))
                 break

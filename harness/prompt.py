@@ -149,6 +149,13 @@ def opening_messages(scenario: Scenario, context: str) -> list[dict[str, Any]]:
             for i, (role, content) in enumerate(turns)]
 
 
+def first_round(scenario: Scenario, clock: Clock, catalog: Catalog) -> list[dict[str, Any]]:
+    """Round 1's messages: the system prompt, then the opening messages."""
+    context = render_context(phone_context(scenario, clock, catalog))
+    return [{"role": "system", "content": render_system(catalog)},
+            *opening_messages(scenario, context)]
+
+
 def without_context(content: str) -> str:
     """A user message without the context block that opened it: the user's own words. Text
     without the block (any other message, a line recorded before the block moved) is returned

@@ -19,14 +19,6 @@ from harness.runner import RunSpec, run_set
 from tests.test_loop_run import SCENARIOS
 
 
-def comparable(line: ResultLine) -> dict:
-    """A line without what varies from run to run: wall time and round timings."""
-    data = line.model_dump(mode="json", exclude={"seconds"})
-    for r in data.get("rounds", []):
-        r.pop("timing", None)
-    return data
-
-
 class GatedBackend:
     """The reference agent, whose sessions' first rounds wait until ``width`` sessions have
     reached theirs: a run that keeps fewer scenarios in flight breaks the barrier (timeout)."""
@@ -75,8 +67,8 @@ def test_a_batch_of_four_keeps_four_scenarios_in_flight_and_writes_the_sequentia
     sequential = run_set("pack", file, scenarios, RunSpec(
         backend=ReferenceBackend(), catalog=catalog, model="m", out=tmp_path / "s", progress=False))
     assert batched.ran == sequential.ran == 8 and batched.passed == 8 and not batched.failures
-    b = {line.id: comparable(line) for line in read_models(batched.path, ResultLine)}
-    s = {line.id: comparable(line) for line in read_models(sequential.path, ResultLine)}
+    b = {line.id: line.without_timings() for line in read_models(batched.path, ResultLine)}
+    s = {line.id: line.without_timings() for line in read_models(sequential.path, ResultLine)}
     assert b == s
 
 
@@ -103,5 +95,5 @@ def test_a_tiny_mlx_model_writes_the_same_lines_with_batch_3_as_one_at_a_time(tm
                      "--batch", str(batch), "--no-progress"]) == 0
     one, three = (read_models(out[b] / "mini" / "qwen3_5.jsonl", ResultLine) for b in (1, 3))
     assert len(one) == len(three) == 3
-    assert {r.id: comparable(r) for r in one} == {r.id: comparable(r) for r in three}
+    assert {r.id: r.without_timings() for r in one} == {r.id: r.without_timings() for r in three}
     assert all(r.rounds and r.rounds[0].timing.generatedTokens > 0 for r in three)
