@@ -32,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from babel.messages.pofile import read_po  # noqa: E402
 
-from formats.languages import LANGUAGES  # noqa: E402
+from orvena_bench.formats.languages import LANGUAGES  # noqa: E402
 from scoring.language import (  # noqa: E402
     ENGLISH_ONLY, LanguageCheck, letter_count, same_language, strip_for_language,
 )

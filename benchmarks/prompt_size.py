@@ -28,10 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from formats.catalog import load_catalog  # noqa: E402
-from formats.clock import clock_for  # noqa: E402
-from formats.paths import catalog_path  # noqa: E402
-from formats.scenario import Scenario  # noqa: E402
+from orvena_bench.formats.catalog import load_catalog  # noqa: E402
+from orvena_bench.formats.clock import clock_for  # noqa: E402
+from orvena_bench.formats.paths import catalog_path  # noqa: E402
+from orvena_bench.formats.scenario import Scenario  # noqa: E402
 from harness.loaders import LOADER_ARGUMENT, McpDirectory, Toolset, load_connectors, load_tools  # noqa: E402
 from harness.prompt import first_round  # noqa: E402
 from mcpmock import fixture_for  # noqa: E402

@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from formats.catalog import load_catalog  # noqa: E402
-from formats.clock import clock_for  # noqa: E402
-from formats.paths import catalog_path  # noqa: E402
-from formats.scenario import Scenario  # noqa: E402
+from orvena_bench.formats.catalog import load_catalog  # noqa: E402
+from orvena_bench.formats.clock import clock_for  # noqa: E402
+from orvena_bench.formats.paths import catalog_path  # noqa: E402
+from orvena_bench.formats.scenario import Scenario  # noqa: E402
 from harness.backends.chat_template import ChatRenderer  # noqa: E402
 from harness.loaders import Toolset  # noqa: E402
 from harness.prompt import first_round  # noqa: E402

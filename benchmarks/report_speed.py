@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from reports_browser import Chromium  # noqa: E402
 from reports_data import synthetic_run  # noqa: E402
 
-from cli.main import main  # noqa: E402
+from orvena_bench.cli.main import main  # noqa: E402
 
 FULL = {"orvena-4b": 0.8, "base-model": 0.63, "apple-on-device": 0.2}
 

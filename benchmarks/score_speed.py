@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from formats.result import ResultLine  # noqa: E402
-from formats.scenario import Scenario  # noqa: E402
+from orvena_bench.formats.result import ResultLine  # noqa: E402
+from orvena_bench.formats.scenario import Scenario  # noqa: E402
 from scoring.batch import Known, score_lines  # noqa: E402
 from scoring.language import LanguageCheck  # noqa: E402
 from scoring.score import expected_for  # noqa: E402

@@ -32,10 +32,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from formats.catalog import load_catalog  # noqa: E402
-from formats.paths import catalog_path, scenarios_dir  # noqa: E402
-from formats.result import ResultLine  # noqa: E402
-from formats.scenario import Scenario  # noqa: E402
+from orvena_bench.formats.catalog import load_catalog  # noqa: E402
+from orvena_bench.formats.paths import catalog_path, scenarios_dir  # noqa: E402
+from orvena_bench.formats.result import ResultLine  # noqa: E402
+from orvena_bench.formats.scenario import Scenario  # noqa: E402
 from harness.backends.mlx_backend import MlxBackend  # noqa: E402
 from harness.loop import run_scenario  # noqa: E402
 from harness.runner import load_scenarios  # noqa: E402

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from formats.result import ResultLine, RoundTiming
-from formats.scenario import Scenario
+from orvena_bench.formats.result import ResultLine, RoundTiming
+from orvena_bench.formats.scenario import Scenario
 
 
 @dataclass(frozen=True)

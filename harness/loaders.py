@@ -23,8 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from formats.catalog import Catalog, Skill
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.catalog import Catalog, Skill
+from orvena_bench.formats.tooling import ToolOutcome
 from mcpmock import Fixture, public_name, tool_declaration
 
 # Each loader's one argument: a list of names.

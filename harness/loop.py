@@ -19,10 +19,10 @@ import time
 import traceback
 from typing import Any
 
-from formats.catalog import Catalog
-from formats.clock import clock_for
-from formats.result import ResultLine, TurnFailure
-from formats.scenario import Scenario
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.result import ResultLine, TurnFailure
+from orvena_bench.formats.scenario import Scenario
 from harness.backend import Backend, Generation, SessionContext
 from harness.loaders import McpDirectory, Toolset
 from harness.prompt import first_round

@@ -21,7 +21,7 @@ from typing import Any
 
 import orjson
 
-from formats.paths import project_root
+from orvena_bench.formats.paths import project_root
 
 PACKAGES = ("orvena-bench", "mlx", "mlx-lm", "transformers", "tokenizers", "jinja2", "pydantic",
             "babel", "jsonschema", "mcp", "lingua-language-detector", "orjson", "unidecode")

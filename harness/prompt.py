@@ -19,10 +19,10 @@ from typing import Any
 import jinja2
 from babel import Locale
 
-from formats.catalog import Catalog
-from formats.clock import Clock
-from formats.paths import project_root
-from formats.scenario import Scenario
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.clock import Clock
+from orvena_bench.formats.paths import project_root
+from orvena_bench.formats.scenario import Scenario
 
 
 def prompts_dir() -> Path:

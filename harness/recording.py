@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterator
 
-from formats.jsonl import read_models, write_models
-from formats.result import CallRecord, Message, ResultLine, Round, RoundCall, TurnFailure
-from formats.scenario import Scenario
+from orvena_bench.formats.jsonl import read_models, write_models
+from orvena_bench.formats.result import CallRecord, Message, ResultLine, Round, RoundCall, TurnFailure
+from orvena_bench.formats.scenario import Scenario
 from harness.backend import Generation
 from harness.routing import Routed
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal, Protocol
 
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.tooling import ToolOutcome
 from harness.loaders import LOADER_FUNCTIONS, Toolset
 from simphone.run import argument_problem
 

@@ -35,11 +35,11 @@ from pathlib import Path
 
 from tqdm import tqdm
 
-from formats.catalog import Catalog
-from formats.errors import FormatError
-from formats.jsonl import append_line
-from formats.result import ResultLine, TurnFailure
-from formats.scenario import Scenario
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.jsonl import append_line
+from orvena_bench.formats.result import ResultLine, TurnFailure
+from orvena_bench.formats.scenario import Scenario
 from harness.backend import Backend
 from harness.loop import DEFAULT_MAX_ROUNDS, describe_error, run_scenario
 from harness.manifest import add_run, build_manifest

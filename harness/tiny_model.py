@@ -223,8 +223,8 @@ def _training_lines() -> list[str]:
     splits the first prompt into 11.2k tokens against cl100k_base's 6.6k, and so would give
     every benchmark and test a context (and attention cost) 1.7 times too long. With them the
     first prompt is within about 1% of cl100k_base (docs/performance.md)."""
-    from formats.catalog import load_catalog
-    from formats.paths import catalog_path, project_root
+    from orvena_bench.formats.catalog import load_catalog
+    from orvena_bench.formats.paths import catalog_path, project_root
 
     lines = _CORPUS.splitlines()
     path = catalog_path()

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from formats.catalog import Catalog
-from formats.clock import Clock
-from formats.scenario import Scenario
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.clock import Clock
+from orvena_bench.formats.scenario import Scenario
+from orvena_bench.formats.tooling import ToolOutcome
 from harness.loaders import McpDirectory
 from mcpmock import Responder
 from simphone import Phone, run_tool

@@ -19,7 +19,7 @@ import orjson
 from mcp import Client, StdioServerParameters
 from mcp_types import Tool
 
-from formats.errors import FormatError
+from orvena_bench.formats.errors import FormatError
 
 # A server whose cursor never ends would page forever; no real list comes near this.
 MAX_PAGES = 1000

@@ -16,10 +16,10 @@ from jsonschema.validators import validator_for
 from mcp_types import Tool
 from pydantic import ValidationError
 
-from formats.catalog import Catalog
-from formats.errors import FormatError
-from formats.jsonl import FormatErrors, line_errors
-from formats.paths import fixtures_dir, project_root
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.jsonl import FormatErrors, line_errors
+from orvena_bench.formats.paths import fixtures_dir, project_root
 
 
 def _schema_validator(schema: dict[str, Any], *, check: bool = True) -> Validator:

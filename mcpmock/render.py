@@ -17,7 +17,7 @@ from mcp_types import (
     Tool,
 )
 
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.tooling import ToolOutcome
 from mcpmock.ids import internal_id
 
 

@@ -27,12 +27,12 @@ from typing import Any
 from jsonschema.exceptions import best_match
 from mcp_types import CallToolResult, TextContent
 
-from formats.catalog import Catalog
-from formats.clock import Clock
-from formats.errors import FormatError
-from formats.scenario import Scenario
-from formats.textmatch import Folded, arguments_json
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.clock import Clock
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.scenario import Scenario
+from orvena_bench.formats.textmatch import Folded, arguments_json
+from orvena_bench.formats.tooling import ToolOutcome
 from mcpmock.fixtures import Fixture, fixture_for
 from mcpmock.ids import split_public
 from mcpmock.render import outcome

@@ -23,8 +23,8 @@ from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-from formats.errors import FormatError
-from formats.scenario import Scenario
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.scenario import Scenario
 from mcpmock.ids import served_name, split_served
 from mcpmock.responder import Responder, unknown_tool
 

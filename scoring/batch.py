@@ -8,10 +8,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from formats.errors import FormatError
-from formats.jsonl import read_models
-from formats.result import ResultLine
-from formats.scenario import Expect, Scenario
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.jsonl import read_models
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Expect, Scenario
 from scoring.language import LanguageCheck
 from scoring.score import expected_for, score
 from scoring.verdict import Verdict

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from formats.result import CallRecord
-from formats.scenario import ExpectedCall
-from formats.textmatch import Folded, arguments_json
+from orvena_bench.formats.result import CallRecord
+from orvena_bench.formats.scenario import ExpectedCall
+from orvena_bench.formats.textmatch import Folded, arguments_json
 from scoring.strings import Miss, string_misses
 from scoring.verdict import Check
 

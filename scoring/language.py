@@ -26,8 +26,8 @@ from typing import Any, Literal
 
 from babel import Locale
 
-from formats.languages import LANGUAGES
-from formats.textmatch import LETTERS, WORD, fold
+from orvena_bench.formats.languages import LANGUAGES
+from orvena_bench.formats.textmatch import LETTERS, WORD, fold
 from scoring import settle as settling
 
 # Same-language groups, each read as its first member.

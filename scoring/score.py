@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from collections import Counter
 
-from formats.clock import clock_for
-from formats.errors import FormatError
-from formats.languages import FAILURE_TOLERANT_CATEGORIES
-from formats.result import ResultLine
-from formats.scenario import Expect, Scenario
-from formats.textmatch import Folded
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.languages import FAILURE_TOLERANT_CATEGORIES
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Expect, Scenario
+from orvena_bench.formats.textmatch import Folded
 from scoring.calls import MadeCall, any_of_check, sequence_checks
 from scoring.language import LanguageCheck, default_language_check
 from scoring.strings import string_misses

@@ -12,7 +12,7 @@ language is settled when it scores at least 2 and at least twice any other posit
 from __future__ import annotations
 
 
-from formats.textmatch import LETTERS
+from orvena_bench.formats.textmatch import LETTERS
 from collections.abc import Mapping
 from dataclasses import dataclass
 

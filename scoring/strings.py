@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from formats.textmatch import Folded
+from orvena_bench.formats.textmatch import Folded
 from scoring.text import quoted, quoted_all
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from formats.languages import APPLE_LANGUAGES
+from orvena_bench.formats.languages import APPLE_LANGUAGES
 
 BENCH = "bench"
 
@@ -141,7 +141,7 @@ def scenario_sets(scenario_files: Iterable[str | Path]) -> dict[str, tuple[str, 
     the scenarios."""
     import orjson
 
-    from formats.jsonl import iter_lines
+    from orvena_bench.formats.jsonl import iter_lines
 
     sets: dict[str, tuple[str, bool]] = {}
     for path in scenario_files:
@@ -160,9 +160,9 @@ def write_summary_tables(results: str | Path,
     """The three CSVs in ``results`` over every result file under it, from the verdicts recorded
     in the lines. A line's set is its scenario's file stem, else its folder's name
     (results/<set>/<model>.jsonl). Bad result lines raise, or go to ``errors`` when given."""
-    from formats.jsonl import read_models
-    from formats.paths import scenarios_dir
-    from formats.result import ResultLine
+    from orvena_bench.formats.jsonl import read_models
+    from orvena_bench.formats.paths import scenarios_dir
+    from orvena_bench.formats.result import ResultLine
 
     results = Path(results)
     files = scenario_files if scenario_files is not None else sorted(scenarios_dir().glob("*.jsonl"))

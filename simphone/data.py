@@ -15,7 +15,7 @@ from pydantic import (
     model_validator,
 )
 
-from formats.clock import Clock
+from orvena_bench.formats.clock import Clock
 from simphone import times
 
 Permission = Literal[

@@ -9,9 +9,9 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
-from formats.clock import Clock, TokenError
-from formats.errors import FormatError
-from formats.jsonl import FormatErrors
+from orvena_bench.formats.clock import Clock, TokenError
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.jsonl import FormatErrors
 from simphone.data import Album, Location, PhoneData
 from simphone.errors import ToolError
 from simphone.units import Units

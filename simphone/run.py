@@ -14,8 +14,8 @@ import orjson
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
-from formats.catalog import Catalog
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.tooling import ToolOutcome
 from simphone.errors import ToolError
 from simphone.phone import Phone
 from simphone.times import TimeError

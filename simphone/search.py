@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from formats.textmatch import WORD, fold
+from orvena_bench.formats.textmatch import WORD, fold
 
 T = TypeVar("T")
 

@@ -13,7 +13,7 @@ from datetime import date, datetime, time, timedelta
 
 from pydantic import TypeAdapter, ValidationError
 
-from formats.clock import Clock, parse_relative
+from orvena_bench.formats.clock import Clock, parse_relative
 
 _WEEKDAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 WEEKDAY_CODES = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")

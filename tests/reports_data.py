@@ -11,8 +11,8 @@ import random
 from pathlib import Path
 from typing import Any
 
-from formats.jsonl import dumps
-from formats.languages import CATEGORIES, LANGUAGES
+from orvena_bench.formats.jsonl import dumps
+from orvena_bench.formats.languages import CATEGORIES, LANGUAGES
 
 
 def parse_id(id: str) -> tuple[str, str]:

@@ -10,8 +10,8 @@ from mlx_lm.tokenizer_utils import TokenizerWrapper
 from mlx_lm.tokenizer_utils import load as load_tokenizer
 from transformers.utils.chat_template_utils import _compile_jinja_template
 
-from formats.catalog import load_catalog
-from formats.paths import catalog_path
+from orvena_bench.formats.catalog import load_catalog
+from orvena_bench.formats.paths import catalog_path
 from harness.backends.chat_template import ChatRenderer, _memo_tojson
 from harness.loaders import McpDirectory, Toolset
 from harness.tiny_model import ARCHES, QWEN3_5_TEMPLATE, QWEN3_TEMPLATE

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import harness.backends.mlx_backend as mlx_backend
-from formats.scenario import Scenario
+from orvena_bench.formats.scenario import Scenario
 from harness.backend import SessionContext
 from harness.backends.mlx_backend import MlxBackend
 from harness.sampling import GREEDY, SamplingConfig

@@ -8,7 +8,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
-from formats.scenario import Scenario
+from orvena_bench.formats.scenario import Scenario
 from harness.backend import SessionContext
 from harness.backends import make_backend
 from harness.backends.openai_backend import OpenAIBackend

@@ -11,7 +11,7 @@ import pytest
 from jsonschema import Draft202012Validator, validators
 from mcp.types import ListToolsResult
 
-from formats.paths import fixtures_dir
+from orvena_bench.formats.paths import fixtures_dir
 from mcpmock.fixtures import load_fixture
 
 # The card's capture counts ("MCP tool lists" table).

@@ -4,9 +4,9 @@ from datetime import datetime
 
 import pytest
 
-from formats.clock import Clock, clock_for, find_tokens, parse_relative
-from formats.errors import FormatError
-from formats.languages import LANGUAGES
+from orvena_bench.formats.clock import Clock, clock_for, find_tokens, parse_relative
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.languages import LANGUAGES
 
 DUBLIN = clock_for({"locale": "en_IE", "timeZone": "Europe/Dublin"}, "en")
 

@@ -4,10 +4,10 @@ import json
 
 import pytest
 
-from formats.errors import FormatError
-from formats.jsonl import FormatErrors, append_line, read_models, write_models
-from formats.result import ResultLine
-from formats.scenario import Scenario
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.jsonl import FormatErrors, append_line, read_models, write_models
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Scenario
 
 CARD_EXAMPLE = {
     "id": "en-scheduled-dart-delays", "language": "en", "category": "scheduled",

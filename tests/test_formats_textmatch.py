@@ -7,7 +7,7 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from formats.textmatch import Folded, arguments_json, contains, fold
+from orvena_bench.formats.textmatch import Folded, arguments_json, contains, fold
 
 
 # --- the card's examples ------------------------------------------------------------------------
@@ -167,7 +167,7 @@ def test_greek_tonos_and_diaeresis_fold_deliberately():
 
 
 def test_every_code_point_the_fast_path_skips_folds_to_itself():
-    from formats.textmatch import _FOLDABLE, _fold_char
+    from orvena_bench.formats.textmatch import _FOLDABLE, _fold_char
 
     def normalised(ch):  # what fold() sees after NFKC and case folding
         return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", ch).casefold())

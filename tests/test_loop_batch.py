@@ -8,12 +8,12 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cli.main import main
-from formats.catalog import load_catalog
-from formats.jsonl import read_models
-from formats.paths import catalog_path
-from formats.result import ResultLine
-from formats.scenario import Scenario
+from orvena_bench.cli.main import main
+from orvena_bench.formats.catalog import load_catalog
+from orvena_bench.formats.jsonl import read_models
+from orvena_bench.formats.paths import catalog_path
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Scenario
 from harness.backends.reference import ReferenceBackend
 from harness.runner import RunSpec, run_set
 from tests.test_loop_run import SCENARIOS

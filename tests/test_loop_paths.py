@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formats.result import TurnFailure
+from orvena_bench.formats.result import TurnFailure
 from harness.backend import Generation, SessionContext
 from harness.loop import run_scenario
 from harness.prompt import without_context

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from formats.clock import clock_for
+from orvena_bench.formats.clock import clock_for
 from harness.backend import Generation, SessionContext
 from harness.loop import run_scenario
 from harness.prompt import (
@@ -151,8 +151,8 @@ def test_round_one_prompts_share_every_token_before_the_first_user_message(tiny_
 
 
 def test_show_and_the_report_give_the_request_without_the_context():
-    from cli.show_cmd import render_run
-    from reports.html import _request_of
+    from orvena_bench.cli.show_cmd import render_run
+    from orvena_bench.reports.html import _request_of
 
     for s in varied()[:2]:  # no history: the request is the message the context opens
         line, _, _ = run(s, ["ok"])

@@ -3,8 +3,8 @@ expectations."""
 
 from __future__ import annotations
 
-from formats.clock import clock_for
-from formats.scenario import ExpectedCall
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.scenario import ExpectedCall
 from harness.backends.reference import ReferenceBackend, build_arguments, plan
 from harness.loaders import McpDirectory
 from harness.loop import run_scenario

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import orjson
 
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.tooling import ToolOutcome
 from harness.backends.replay import ReplayBackend, divergences, starts_in_reasoning
 from harness.loaders import McpDirectory
 from harness.loop import run_scenario

@@ -13,9 +13,9 @@ from pathlib import Path
 import orjson
 import pytest
 
-from cli.main import main
-from formats.jsonl import read_models
-from formats.result import ResultLine
+from orvena_bench.cli.main import main
+from orvena_bench.formats.jsonl import read_models
+from orvena_bench.formats.result import ResultLine
 from harness.manifest import read_manifest
 
 DUBLIN = {"locale": "en_IE", "timeZone": "Europe/Dublin",
@@ -165,7 +165,7 @@ def test_a_killed_run_keeps_its_lines_and_resume_finishes_it(pack, tmp_path):
     # A short answer: the language check (and its detector, slow to build) does not run.
     script.write_bytes(orjson.dumps({"delaySeconds": 0.4, "texts": {"*": ["51 days."]}}))
     out = tmp_path / "r"
-    args = [sys.executable, "-m", "cli", "run", "--backend", "scripted", "--script", str(script),
+    args = [sys.executable, "-m", "orvena_bench.cli", "run", "--backend", "scripted", "--script", str(script),
             "--scenarios", str(many), "--out", str(out), "--no-progress"]
     result = out / "many" / "scripted.jsonl"
     proc = subprocess.Popen(args, cwd=Path(__file__).resolve().parent.parent,
@@ -201,7 +201,7 @@ def test_a_scenario_that_breaks_the_harness_is_recorded_and_the_run_goes_on(tmp_
 
 
 def test_selection_filters_then_shards_then_limits():
-    from formats.scenario import Scenario
+    from orvena_bench.formats.scenario import Scenario
     from harness.runner import Selection
 
     pool = [Scenario.model_validate({**SCENARIOS[2], "id": f"{lang}-no-tool-q{i}", "language": lang})

@@ -8,12 +8,12 @@ from typing import Any
 
 import orjson
 
-from formats.catalog import Catalog, load_catalog
-from formats.clock import clock_for
-from formats.paths import catalog_path
-from formats.result import ResultLine
-from formats.scenario import Scenario
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.catalog import Catalog, load_catalog
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.paths import catalog_path
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Scenario
+from orvena_bench.formats.tooling import ToolOutcome
 from harness.backends.scripted import ScriptedBackend
 from harness.loaders import McpDirectory
 from harness.loop import run_scenario

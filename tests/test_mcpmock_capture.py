@@ -9,7 +9,7 @@ import textwrap
 import orjson
 import pytest
 
-from cli.main import main
+from orvena_bench.cli.main import main
 from mcpmock.capture import META_KEY
 from mcpmock.fixtures import load_fixture
 

@@ -8,9 +8,9 @@ import pytest
 from mcp.types import Tool
 from test_mcpmock_support import GMAIL, TODOIST
 
-from formats.catalog import Catalog
-from formats.errors import FormatError
-from formats.paths import fixtures_dir
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.paths import fixtures_dir
 from mcpmock.fixtures import fixture_for, fixture_path, load_fixture
 
 CONNECTIONS = ["gmail", "google-drive", "google-calendar", "github", "todoist", "home-assistant",

@@ -7,7 +7,7 @@ import pytest
 from mcp.types import CallToolResult, ImageContent, TextContent
 from test_mcpmock_support import GMAIL, TODOIST, clock_of, scenario
 
-from formats.errors import FormatError
+from orvena_bench.formats.errors import FormatError
 from mcpmock.fixtures import Fixture
 from mcpmock.render import result_text, tool_declaration
 from mcpmock.responder import NOT_FOUND, Responder, unreachable_rules

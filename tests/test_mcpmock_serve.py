@@ -11,7 +11,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 from test_mcpmock_support import SCENARIO, clock_of, scenario, write_root
 
-from formats.errors import FormatError
+from orvena_bench.formats.errors import FormatError
 from mcpmock.fixtures import fixture_for
 from mcpmock.responder import NOT_FOUND, Responder
 from mcpmock.serve import build_server, served_connections
@@ -27,7 +27,7 @@ def root(tmp_path, monkeypatch):
 
 
 def serve_command(*args):
-    return [sys.executable, "-m", "cli", "mcp", "serve", ID, *args]
+    return [sys.executable, "-m", "orvena_bench.cli", "mcp", "serve", ID, *args]
 
 
 def expected(name, operation, arguments):
@@ -151,7 +151,7 @@ def test_streamable_http_on_loopback(root):
     (["--scenarios", "missing.jsonl"], "missing.jsonl"),
 ])
 def test_bad_requests_are_one_line_errors(root, args, message, capsys):
-    from cli.main import main
+    from orvena_bench.cli.main import main
 
     assert main(["mcp", "serve", ID, *args]) == 2
     err = capsys.readouterr().err
@@ -159,7 +159,7 @@ def test_bad_requests_are_one_line_errors(root, args, message, capsys):
 
 
 def test_scenario_lookup_skips_broken_lines_of_other_scenarios(root):
-    from cli.mcp_cmd import find_scenario
+    from orvena_bench.cli.mcp_cmd import find_scenario
 
     path = root / "scenarios" / "bench.jsonl"
     path.write_bytes(b"{broken\n" + path.read_bytes())

@@ -8,8 +8,8 @@ from typing import Any
 
 import orjson
 
-from formats.clock import clock_for
-from formats.scenario import Scenario
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.scenario import Scenario
 
 TODOIST = {"tools": [
     {"name": "add-tasks",

@@ -7,7 +7,7 @@ import csv
 import pytest
 from reports_data import line, synthetic_line, synthetic_scenario, write_jsonl
 
-from cli.main import main
+from orvena_bench.cli.main import main
 
 IDS = ["en-contacts-sister", "de-contacts-bruder", "fi-contacts-sisko", "en-contacts-mum",
        "en-contacts-sister-conn"]

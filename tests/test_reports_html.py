@@ -15,7 +15,7 @@ import pytest
 from reports_browser import Chromium, chromium_binary, png_stats
 from reports_data import synthetic_run
 
-from cli.main import main
+from orvena_bench.cli.main import main
 
 pytestmark = pytest.mark.skipif(
     chromium_binary() is None,

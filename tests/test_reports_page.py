@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from reports_data import line
 
-from formats.result import ResultLine
-from reports.html import run_details, script_json
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.reports.html import run_details, script_json
 
 
 def run(**options) -> dict:

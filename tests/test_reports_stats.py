@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from reports.stats import mcnemar_exact, paired_bootstrap_ci, pass_at_k, pass_hat_k, spread
+from orvena_bench.reports.stats import mcnemar_exact, paired_bootstrap_ci, pass_at_k, pass_hat_k, spread
 
 
 def test_mcnemar_is_the_two_sided_binomial_tail_of_the_discordant_pairs():

@@ -6,13 +6,13 @@ from __future__ import annotations
 import pytest
 from reports_data import line, write_jsonl
 
-from formats.errors import FormatError
-from reports.build import compare_runs
-from reports.groups import card_rows, category_groups, language_groups
-from reports.runs import load_results
-from reports.seeds import seed_report
-from reports.summary import table
-from reports.taxonomy import taxonomy
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.reports.build import compare_runs
+from orvena_bench.reports.groups import card_rows, category_groups, language_groups
+from orvena_bench.reports.runs import load_results
+from orvena_bench.reports.seeds import seed_report
+from orvena_bench.reports.summary import table
+from orvena_bench.reports.taxonomy import taxonomy
 
 BENCH = ["en-calendar-move", "en-calendar-list", "de-weather-rain", "fi-mcp-todo",
          "en-calendar-move-conn", "de-chain-text-h3"]

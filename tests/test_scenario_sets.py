@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from formats.catalog import load_catalog
-from formats.paths import catalog_path, scenarios_dir
+from orvena_bench.formats.catalog import load_catalog
+from orvena_bench.formats.paths import catalog_path, scenarios_dir
 from harness.validation.report import validate_files
 from harness.validation.solvable import reference_problems
 

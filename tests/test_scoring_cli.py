@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from cli.main import main
+from orvena_bench.cli.main import main
 from scoring.tables import (
     Scored, by_category_rows, by_language_rows, format_summary, summary_rows, write_summary_tables,
 )

@@ -3,8 +3,8 @@ groups, English-only rule for et/lv/lt/sl) with the gate calibrated on lingua.""
 
 import pytest
 
-from formats.result import ResultLine
-from formats.scenario import Scenario
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Scenario
 from scoring import score
 from scoring.language import (
     LanguageCheck, build_detector, main_script_text, same_language, strip_for_language,

@@ -2,9 +2,9 @@
 
 import pytest
 
-from formats.errors import FormatError
-from formats.result import ResultLine
-from formats.scenario import Scenario
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Scenario
 from scoring import CHECK_KINDS, score
 
 

@@ -11,8 +11,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from test_simphone_support import catalog
 
-from formats.catalog import Permission
-from formats.languages import LOADER_TOOLS
+from orvena_bench.formats.catalog import Permission
+from orvena_bench.formats.languages import LOADER_TOOLS
 from simphone import NATIVE_TOOLS
 
 SPEC = Path("/work/shared/spec/native-tools.md")

@@ -11,8 +11,8 @@ import orjson
 import pytest
 from test_simphone_support import DUBLIN_PHONE, make_phone
 
-from formats.clock import clock_for
-from formats.errors import FormatError
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.errors import FormatError
 from simphone import Phone
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "phone-data.md"

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from test_simphone_support import fails, make_phone, ok
 
-from formats.clock import Clock
+from orvena_bench.formats.clock import Clock
 from simphone import Phone
 
 

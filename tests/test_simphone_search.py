@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from formats.textmatch import fold
+from orvena_bench.formats.textmatch import fold
 from simphone.relations import relations_in
 from simphone.search import matches
 

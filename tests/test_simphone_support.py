@@ -7,10 +7,10 @@ import copy
 from functools import lru_cache
 from typing import Any
 
-from formats.catalog import Catalog, load_catalog
-from formats.clock import clock_for
-from formats.paths import catalog_path
-from formats.tooling import ToolOutcome
+from orvena_bench.formats.catalog import Catalog, load_catalog
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.paths import catalog_path
+from orvena_bench.formats.tooling import ToolOutcome
 from simphone import Phone, run_tool
 
 # Wednesday 2026-11-04 10:30 in Dublin is the moment of every test phone.

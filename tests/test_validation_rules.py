@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from formats.catalog import load_catalog
-from formats.paths import catalog_path
-from formats.scenario import Scenario
+from orvena_bench.formats.catalog import load_catalog
+from orvena_bench.formats.paths import catalog_path
+from orvena_bench.formats.scenario import Scenario
 from harness.validation.composition import composition
 from harness.validation.conn_copies import OVERLAPS, copy_problems, make_copy
 from harness.validation.privacy import email_problems, phone_number_problems

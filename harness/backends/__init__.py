@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from formats.errors import FormatError
+from orvena_bench.formats.errors import FormatError
 from harness.backend import Backend
 
 

@@ -33,7 +33,7 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
 
-from formats.result import RoundTiming
+from orvena_bench.formats.result import RoundTiming
 from harness.backend import Generation, SessionContext
 from harness.backends.chat_template import ChatRenderer
 from harness.backends.prompt_tokens import Cuts, Encoded, PromptEncoder

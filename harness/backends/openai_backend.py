@@ -21,7 +21,7 @@ import urllib.error
 import urllib.request
 from typing import Any, Iterator
 
-from formats.result import RoundTiming
+from orvena_bench.formats.result import RoundTiming
 from harness.backend import Generation, ParsedCall, SessionContext
 from harness.sampling import SamplingConfig, round_seed
 

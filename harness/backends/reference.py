@@ -30,9 +30,9 @@ from typing import Any
 
 import orjson
 
-from formats.clock import Clock, clock_for
-from formats.errors import FormatError
-from formats.scenario import ExpectedCall, Scenario
+from orvena_bench.formats.clock import Clock, clock_for
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.scenario import ExpectedCall, Scenario
 from harness.backend import Generation, ParsedCall, SessionContext
 from harness.loaders import LOADER_ARGUMENT
 from harness.toolcalls import DEFAULT_FORMAT, parse_text, render_calls

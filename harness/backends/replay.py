@@ -14,8 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from formats.result import ResultLine
-from formats.textmatch import arguments_json
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.textmatch import arguments_json
 from harness.backend import Generation, SessionContext
 from harness.manifest import read_manifest
 from harness.toolcalls import DEFAULT_FORMAT, THINK_MARKERS, parse_text

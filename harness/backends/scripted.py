@@ -16,7 +16,7 @@ from typing import Any
 
 import orjson
 
-from formats.errors import FormatError
+from orvena_bench.formats.errors import FormatError
 from harness.backend import Generation, SessionContext
 from harness.toolcalls import DEFAULT_FORMAT, parse_text
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from formats.jsonl import read_models, write_models
-from formats.languages import APPLE_LANGUAGES, LANGUAGES
-from formats.scenario import Scenario
+from orvena_bench.formats.jsonl import read_models, write_models
+from orvena_bench.formats.languages import APPLE_LANGUAGES, LANGUAGES
+from orvena_bench.formats.scenario import Scenario
 from harness.validation.composition import CARD_APPLE_BENCH
 from harness.validation.conn_copies import SUFFIX, choose_originals, make_copy
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from formats.languages import APPLE_LANGUAGES, CATEGORIES, LANGUAGES
+from orvena_bench.formats.languages import APPLE_LANGUAGES, CATEGORIES, LANGUAGES
 from harness.validation.static import Located, id_suffix
 
 

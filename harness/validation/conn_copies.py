@@ -9,7 +9,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterator
 
-from formats.scenario import Scenario
+from orvena_bench.formats.scenario import Scenario
 
 EVERYDAY_CATEGORIES = (
     "calendar", "reminders", "alarms", "scheduled", "weather", "places", "travel", "contacts",

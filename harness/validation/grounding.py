@@ -10,10 +10,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 
-from formats.clock import clock_for
-from formats.result import ResultLine
-from formats.scenario import Scenario
-from formats.textmatch import Folded
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Scenario
+from orvena_bench.formats.textmatch import Folded
 
 KNOWLEDGE_CATEGORIES = frozenset({"no-tool", "unsupported"})
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from formats.catalog import Catalog
-from formats.errors import FormatError
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.errors import FormatError
 from harness.validation.composition import Row, composition
 from harness.validation.conn_copies import SUFFIX, copy_problems
 from harness.validation.static import Located, load_located, problem, static_problems

@@ -7,9 +7,9 @@ every required answer string is grounded in what the agent could see."""
 
 from __future__ import annotations
 
-from formats.catalog import Catalog
-from formats.errors import FormatError
-from formats.languages import FAILURE_TOLERANT_CATEGORIES, LOADER_TOOLS
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.languages import FAILURE_TOLERANT_CATEGORIES, LOADER_TOOLS
 from harness.backends.reference import ReferenceBackend
 from harness.loop import run_scenario
 from harness.runner import score_line

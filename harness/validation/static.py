@@ -12,12 +12,12 @@ from typing import Any
 import orjson
 from pydantic import ValidationError
 
-from formats.catalog import Catalog
-from formats.clock import clock_for, find_tokens
-from formats.errors import FormatError
-from formats.jsonl import iter_lines, line_errors
-from formats.languages import CATEGORIES, LANGUAGES, LOADER_TOOLS
-from formats.scenario import ExpectedCall, Scenario
+from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.clock import clock_for, find_tokens
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.jsonl import iter_lines, line_errors
+from orvena_bench.formats.languages import CATEGORIES, LANGUAGES, LOADER_TOOLS
+from orvena_bench.formats.scenario import ExpectedCall, Scenario
 from harness.validation.privacy import email_problems, phone_number_problems
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

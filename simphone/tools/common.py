@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from formats.textmatch import fold
+from orvena_bench.formats.textmatch import fold
 from simphone.errors import ToolError
 
 

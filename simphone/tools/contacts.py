@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from formats.textmatch import fold
+from orvena_bench.formats.textmatch import fold
 from simphone.data import Contact, Email, PhoneNumber
 from simphone.errors import ToolError
 from simphone.phone import Phone, PlacedCall, SentMessage

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from formats.textmatch import fold
+from orvena_bench.formats.textmatch import fold
 from simphone.data import File, Photo
 from simphone.errors import ToolError
 from simphone.phone import Phone

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from formats.textmatch import fold
+from orvena_bench.formats.textmatch import fold
 from simphone.data import Place, Route
 from simphone.errors import ToolError
 from simphone.hours import open_status, parse_hours, week_lines

@@ -7,7 +7,7 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from formats.textmatch import fold
+from orvena_bench.formats.textmatch import fold
 from simphone.data import Weather, WeatherDay
 from simphone.errors import ToolError
 from simphone.phone import Phone

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from formats.textmatch import fold
+from orvena_bench.formats.textmatch import fold
 from simphone.data import WebResult
 from simphone.errors import ToolError
 from simphone.phone import Phone

@@ -1,0 +1,147 @@
+"""``orvena-bench run``: a backend over the scenario sets, recorded as the card's result files,
+scored, with the summary tables at the end."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from orvena_bench.formats.catalog import load_catalog
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.paths import catalog_path, scenarios_dir
+from harness.backends import BACKENDS, BackendOptions, add_model_arguments, create, model_extra
+from harness.loop import DEFAULT_MAX_ROUNDS
+from harness.recording import last_per_key, line_key, read_results
+from harness.runner import SETS, RunSpec, Selection, load_scenarios, parse_shard, run_set, set_names, short_name
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("run", help="run a model over scenario sets and record its result lines",
+                       description="Run a model over scenario sets. Each set writes "
+                                   "<out>/<set>/<model>.jsonl, one line per (scenario, seed).")
+    p.add_argument("--model", help="local path or Hugging Face id of the model (mlx, openai)")
+    p.add_argument("--backend", choices=sorted(BACKENDS),
+                   help="model backend (default: mlx; replay when --replay is given)")
+    p.add_argument("--set", choices=[*SETS, "all"], default=None,
+                   help="scenario set (default: bench; a replay defaults to its file's set)")
+    p.add_argument("--scenarios", action="append", type=Path, metavar="FILE",
+                   help="scenario file (repeatable; overrides --set; its name is the set's)")
+    p.add_argument("--ids", help="comma-separated scenario ids")
+    p.add_argument("--category", help="only this category")
+    p.add_argument("--language", help="only this language")
+    p.add_argument("--seed", type=int, default=7, help="the run's seed (default 7)")
+    p.add_argument("--limit", type=int, help="at most this many scenarios per set")
+    p.add_argument("--out", type=Path, default=Path("results"), help="results folder (default results/)")
+    p.add_argument("--name", help="model name in result files (default: derived from --model)")
+    again = p.add_mutually_exclusive_group()
+    again.add_argument("--resume", action="store_true",
+                       help="skip (id, seed) pairs already recorded")
+    again.add_argument("--rerun", action="store_true",
+                       help="run recorded (id, seed) pairs again and replace their lines")
+    p.add_argument("--shard", help="run shard i of n (i/n); join shard files with `merge`")
+    p.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS,
+                   help=f"round limit per turn (default {DEFAULT_MAX_ROUNDS})")
+    p.add_argument("--thinking", action="store_true", help="turn the model's thinking on")
+    p.add_argument("--tool-format", help="force mlx-lm's tool parser (json_tools, qwen3_coder, ...)")
+    p.add_argument("--replay", type=Path, metavar="FILE", help="result file to replay")
+    p.add_argument("--base-url", help="OpenAI-compatible server (openai backend)")
+    p.add_argument("--script", type=Path, metavar="FILE", help="texts to play (scripted backend)")
+    p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    add_model_arguments(p)
+    p.set_defaults(func=run)
+
+
+def _files(args: argparse.Namespace) -> list[tuple[str, Path]]:
+    if args.scenarios:
+        return [(f.stem, f) for f in args.scenarios]
+    choice = args.set
+    if choice is None:
+        parent = args.replay.parent.name if args.replay else ""
+        choice = parent if parent in SETS else "bench"
+    return [(name, scenarios_dir() / f"{name}.jsonl") for name in set_names(choice)]
+
+
+def _model_name(args: argparse.Namespace, backend_name: str) -> str:
+    if args.name:
+        return short_name(args.name)
+    if backend_name == "replay":
+        return f"{args.replay.stem}-replay"
+    if args.model:
+        return short_name(args.model)
+    if backend_name in ("reference", "scripted"):
+        return backend_name
+    raise FormatError("--model is required (or --name)")
+
+
+def run(args: argparse.Namespace) -> int:
+    backend_name = args.backend or ("replay" if args.replay else "mlx")
+    if args.replay and backend_name != "replay":
+        raise FormatError("--replay needs --backend replay (or no --backend)")
+    if args.max_rounds < 1:
+        raise FormatError("--max-rounds must be at least 1")
+    if args.batch < 1:
+        raise FormatError("--batch must be at least 1")
+    shard = parse_shard(args.shard) if args.shard else None
+    model = _model_name(args, backend_name)
+    files = _files(args)
+    catalog = load_catalog(catalog_path())
+
+    recorded = None
+    ids = frozenset(i.strip() for i in (args.ids or "").split(",") if i.strip())
+    if backend_name == "replay":
+        recorded = {line_key(line): line for line in last_per_key(read_results(args.replay))}
+        if not recorded:
+            raise FormatError("no result lines to replay", file=str(args.replay))
+        replayable = {i for (i, seed) in recorded if seed == args.seed}
+        ids = ids & replayable if ids else frozenset(replayable)
+        if not ids:
+            raise FormatError(f"no recorded lines for seed {args.seed}", file=str(args.replay))
+
+    backend = create(backend_name, BackendOptions(
+        model=args.model, tool_format=args.tool_format, thinking=args.thinking,
+        base_url=args.base_url, replay=str(args.replay) if args.replay else None,
+        script=str(args.script) if args.script else None, extra=model_extra(backend_name, args)))
+    flags = {k: v for k, v in vars(args).items() if k != "func"}
+    flags["backend"] = backend_name
+    spec = RunSpec(backend=backend, catalog=catalog, model=model, seed=args.seed,
+                   max_rounds=args.max_rounds, out=args.out, resume=args.resume, rerun=args.rerun,
+                   shard=shard, flags=flags, recorded=recorded, progress=not args.no_progress,
+                   workers=args.batch)
+    selection = Selection(ids=ids, category=args.category, language=args.language,
+                          limit=args.limit, shard=shard)
+
+    status = 0
+    written = []
+    for set_name, path in files:
+        scenarios, errors = load_scenarios(path)
+        for e in errors:
+            print(f"orvena-bench run: skipped: {e}", file=sys.stderr)
+        status = 1 if errors else status
+        chosen = selection.apply(scenarios)
+        if not chosen:
+            continue
+        result = run_set(set_name, path, chosen, spec)
+        written.append(result.path)
+        failures = ", ".join(f"{k} {v}" for k, v in sorted(result.failures.items())) or "none"
+        print(f"{set_name}: {result.passed}/{result.ran} passed, {result.skipped} already recorded, "
+              f"failed turns: {failures} -> {result.path}")
+        if result.dropped:
+            print(f"{set_name}: replaced {result.dropped} earlier lines of the rerun scenarios")
+        for sid, found in result.divergences.items():
+            print(f"replay diverges: {sid}: " + "; ".join(found))
+        if backend_name == "replay":
+            print(f"replay: {result.ran - len(result.divergences)}/{result.ran} lines reproduced exactly")
+    if not written:
+        print("orvena-bench run: no scenario matched the selection", file=sys.stderr)
+        return 1
+    write_tables(args.out, [path for _, path in files])
+    return status
+
+
+def write_tables(out: Path, scenario_files: list[Path]) -> None:
+    """The summary CSVs over every result file under ``out`` (scoring.tables)."""
+    from scoring.tables import write_summary_tables
+
+    for path in write_summary_tables(out, scenario_files):
+        print(f"wrote {path}")
