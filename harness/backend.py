@@ -45,7 +45,20 @@ class SessionContext:
     recorded: ResultLine | None = None
 
 
+class ModelFailure(Exception):
+    """Raised by a session when the model's turn ends in an outcome of the model's own that is not
+    an answer (Apple's context-window overflow or guardrail refusal): recorded with its kind, as
+    the model's failure, not as the backend's."""
+
+    def __init__(self, kind: str, message: str):
+        super().__init__(message)
+        self.kind = kind
+
+
 class Session(Protocol):
+    # False where the backend has no per-call raw text to record (the card's rounds stay empty).
+    records_rounds: bool
+
     def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
         """Messages in the OpenAI chat form (system, user, assistant with tool_calls, tool);
         tools in the OpenAI function form."""

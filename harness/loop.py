@@ -23,7 +23,7 @@ from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.clock import clock_for
 from orvena_bench.formats.result import ResultLine, TurnFailure
 from orvena_bench.formats.scenario import Scenario
-from harness.backend import Backend, Generation, SessionContext
+from harness.backend import Backend, Generation, ModelFailure, SessionContext
 from harness.loaders import McpDirectory, Toolset
 from harness.prompt import first_round
 from harness.recording import TurnRecord
@@ -99,15 +99,20 @@ def run_scenario(
             record.failure = TurnFailure(kind="backend", message=describe_error(e))
             return record.line(time.perf_counter() - started)
 
+        records_rounds = getattr(session, "records_rounds", True)
         call_number = 0
         for _ in range(max_rounds):
             tools = toolset.declared()
             try:
                 generation = session.generate(list(messages), tools)  # the loop appends to its own
+            except ModelFailure as e:
+                record.failure = TurnFailure(kind=e.kind, message=str(e))
+                break
             except Exception as e:  # noqa: BLE001
                 record.failure = TurnFailure(kind="backend", message=describe_error(e))
                 break
-            record.round(system, toolset.declared_names(), generation)
+            if records_rounds:
+                record.round(system, toolset.declared_names(), generation)
 
             if not generation.calls and not generation.parse_errors:
                 record.answer = generation.content

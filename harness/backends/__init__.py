@@ -63,7 +63,14 @@ def _scripted(o: BackendOptions) -> Backend:
     return ScriptedBackend.from_file(o.script)
 
 
+def _apple(o: BackendOptions) -> Backend:
+    from harness.backends.apple_backend import AppleBackend
+
+    return AppleBackend(**o.extra)
+
+
 BACKENDS: dict[str, Callable[[BackendOptions], Backend]] = {
+    "apple": _apple,
     "mlx": _mlx,
     "openai": _openai,
     "reference": _reference,
@@ -106,6 +113,9 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     g.add_argument("--cache-reuse", choices=["none", "rounds", "shared"], default="shared",
                    help="mlx: what a round may take from earlier prefills (default shared: the "
                         "conversation's cache and the prefix shared by all scenarios)")
+    g.add_argument("--context-window", type=int, default=4096, metavar="TOKENS",
+                   help="apple: the on-device model's context window (4096 on M1/M2-class Macs, "
+                        "8192 on newer ones); tools that do not fit are declared through the loaders")
     g.add_argument("--batch", type=int, default=1,
                    help="run this many scenarios at once (mlx: their rounds are decoded "
                         "together; openai: as many requests in flight); results do not change")
@@ -113,6 +123,8 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
 
 def model_extra(name: str, args: argparse.Namespace) -> dict[str, Any]:
     """BackendOptions.extra for the mlx and openai backends from ``add_model_arguments`` flags."""
+    if name == "apple":
+        return {"window": args.context_window}
     if name not in ("mlx", "openai"):
         return {}
     from harness.sampling import SamplingConfig

@@ -71,6 +71,8 @@ def _model_name(args: argparse.Namespace, backend_name: str) -> str:
         return short_name(args.model)
     if backend_name in ("reference", "scripted"):
         return backend_name
+    if backend_name == "apple":
+        return "apple-on-device"  # the card's name for its third column
     raise FormatError("--model is required (or --name)")
 
 
