@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import read_models
 from orvena_bench.formats.result import ResultLine
 from orvena_bench.formats.scenario import Expect, Scenario
+from orvena_bench.formats.scenario_files import read_scenarios
 from scoring.language import LanguageCheck
 from scoring.score import expected_for, score
 from scoring.verdict import Verdict
@@ -27,24 +27,15 @@ class Known:
 
 
 def load_scenarios(paths: Iterable[str | Path], errors: list[FormatError]) -> dict[str, Known]:
-    """Every scenario of the files by id. Bad lines, bad tokens and ids found twice go to
-    ``errors``; the other scenarios still load."""
+    """Every scenario of the files by id (``formats.scenario_files``), with its expectations
+    expanded. Bad lines, bad tokens and ids found twice go to ``errors``; the other scenarios
+    still load."""
     known: dict[str, Known] = {}
-    where: dict[str, str] = {}
-    for path in paths:
-        path = Path(path)
-        for scenario in read_models(path, Scenario, errors=errors):
-            if scenario.id in known:
-                errors.append(FormatError(f"scenario id {scenario.id!r} is also in {where[scenario.id]}",
-                                          file=str(path), field="id"))
-                continue
-            try:
-                expect = expected_for(scenario)
-            except FormatError as e:
-                errors.append(FormatError(e.reason, file=str(path), field="expect"))
-                continue
-            known[scenario.id] = Known(scenario, path.stem, expect)
-            where[scenario.id] = str(path)
+    for sid, item in read_scenarios(paths, errors).items():
+        try:
+            known[sid] = Known(item.scenario, item.set_name, expected_for(item.scenario))
+        except FormatError as e:
+            errors.append(FormatError(e.reason, file=item.file, line=item.line, field="expect"))
     return known
 
 

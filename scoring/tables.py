@@ -1,41 +1,23 @@
 """Pass-count tables from verdicts: the card's Results rows (summary.csv), counts per category
 over the bench without the -conn copies (by_category.csv) and per language over the whole bench
-(by_language.csv). Pure functions to rows, and one writer."""
+(by_language.csv). Pure functions of the entries (``formats.result_files.Entry``, the one row
+type) to rows, and one writer; reading the files is the reader's job."""
 
 from __future__ import annotations
 
 import csv
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from orvena_bench.formats.languages import APPLE_LANGUAGES
+from orvena_bench.formats.result_files import Entry
 
 BENCH = "bench"
 
 
-@dataclass(frozen=True)
-class Scored:
-    """One scored line, as the tables see it. ``set`` is the scenario file's stem."""
-
-    set: str
-    model: str
-    seed: int
-    id: str
-    language: str
-    category: str
-    passed: bool
-    # The scenario's expected calls include a connection's operation (see uses_mcp).
-    mcp: bool = False
-
-    @property
-    def is_conn_copy(self) -> bool:
-        return self.id.endswith("-conn")
-
-
 # The card's Results rows: (label, which lines count).
-SUMMARY_ROWS: tuple[tuple[str, Callable[[Scored], bool]], ...] = (
+SUMMARY_ROWS: tuple[tuple[str, Callable[[Entry], bool]], ...] = (
     ("all bench scenarios", lambda s: s.set == BENCH),
     ("13 languages Apple's model supports", lambda s: s.set == BENCH and s.language in APPLE_LANGUAGES),
     ("connections installed, -conn", lambda s: s.set == BENCH and s.is_conn_copy),
@@ -50,14 +32,14 @@ def _percent(passed: int, total: int) -> str:
     return f"{100.0 * passed / total:.1f}" if total else ""
 
 
-def _runs(lines: Iterable[Scored]) -> dict[tuple[str, int], list[Scored]]:
-    runs: dict[tuple[str, int], list[Scored]] = {}
+def _runs(lines: Iterable[Entry]) -> dict[tuple[str, int], list[Entry]]:
+    runs: dict[tuple[str, int], list[Entry]] = {}
     for line in lines:
         runs.setdefault((line.model, line.seed), []).append(line)
     return dict(sorted(runs.items()))
 
 
-def summary_rows(lines: Iterable[Scored]) -> list[dict[str, object]]:
+def summary_rows(lines: Iterable[Entry]) -> list[dict[str, object]]:
     """Per model and seed, one row per Results row of the card that has any lines."""
     rows = []
     for (model, seed), run in _runs(lines).items():
@@ -70,10 +52,10 @@ def summary_rows(lines: Iterable[Scored]) -> list[dict[str, object]]:
     return rows
 
 
-def _by(lines: Iterable[Scored], key: str, keep: Callable[[Scored], bool]) -> list[dict[str, object]]:
+def _by(lines: Iterable[Entry], key: str, keep: Callable[[Entry], bool]) -> list[dict[str, object]]:
     rows = []
     for (model, seed), run in _runs(lines).items():
-        groups: dict[str, list[Scored]] = {}
+        groups: dict[str, list[Entry]] = {}
         for s in run:
             if keep(s):
                 groups.setdefault(getattr(s, key), []).append(s)
@@ -84,12 +66,12 @@ def _by(lines: Iterable[Scored], key: str, keep: Callable[[Scored], bool]) -> li
     return rows
 
 
-def by_category_rows(lines: Iterable[Scored]) -> list[dict[str, object]]:
+def by_category_rows(lines: Iterable[Entry]) -> list[dict[str, object]]:
     """Per model, seed and category, over the bench without the -conn copies (as the card)."""
     return _by(lines, "category", lambda s: s.set == BENCH and not s.is_conn_copy)
 
 
-def by_language_rows(lines: Iterable[Scored]) -> list[dict[str, object]]:
+def by_language_rows(lines: Iterable[Entry]) -> list[dict[str, object]]:
     """Per model, seed and language, over the whole bench."""
     return _by(lines, "language", lambda s: s.set == BENCH)
 
@@ -101,7 +83,7 @@ def write_csv(path: str | Path, rows: list[dict[str, object]], columns: list[str
         writer.writerows(rows)
 
 
-def write_tables(directory: str | Path, lines: list[Scored]) -> list[Path]:
+def write_tables(directory: str | Path, lines: list[Entry]) -> list[Path]:
     """summary.csv, by_category.csv and by_language.csv in directory; returns their paths."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
@@ -134,41 +116,3 @@ def uses_mcp(expect: Any) -> bool:
         expect = expect.model_dump() if expect is not None else {}
     calls = list(expect.get("calls") or []) + [c for seq in expect.get("anyOf") or [] for c in seq]
     return any("/" in str(c.get("tool", "")) for c in calls if isinstance(c, dict))
-
-
-def scenario_sets(scenario_files: Iterable[str | Path]) -> dict[str, tuple[str, bool]]:
-    """Scenario id -> (its set, the file's stem; whether it uses MCP), read without validating
-    the scenarios."""
-    import orjson
-
-    from orvena_bench.formats.jsonl import iter_lines
-
-    sets: dict[str, tuple[str, bool]] = {}
-    for path in scenario_files:
-        for _, raw in iter_lines(path):
-            try:
-                data = orjson.loads(raw)
-                sets.setdefault(str(data["id"]), (Path(path).stem, uses_mcp(data.get("expect"))))
-            except (orjson.JSONDecodeError, KeyError, TypeError, AttributeError):
-                continue  # a broken line is reported by whoever loads the scenarios
-    return sets
-
-
-def write_summary_tables(results: str | Path,
-                         scenario_files: Iterable[str | Path] | None = None,
-                         errors: list | None = None) -> list[Path]:
-    """The three CSVs in ``results`` over every result file under it, from the verdicts recorded
-    in the lines. A line's set is its scenario's file stem, else its folder's name
-    (results/<set>/<model>.jsonl). Bad result lines raise, or go to ``errors`` when given."""
-    from orvena_bench.formats.jsonl import read_models
-    from orvena_bench.formats.paths import scenarios_dir
-    from orvena_bench.formats.result import ResultLine
-
-    results = Path(results)
-    files = scenario_files if scenario_files is not None else sorted(scenarios_dir().glob("*.jsonl"))
-    sets = scenario_sets(files)
-    lines = [Scored(sets.get(r.id, (path.parent.name,))[0], r.model, r.seed, r.id, r.language,
-                    r.category, r.passed, sets.get(r.id, ("", False))[1])
-             for path in sorted(results.rglob("*.jsonl"))
-             for r in read_models(path, ResultLine, errors=errors)]
-    return write_tables(results, lines)

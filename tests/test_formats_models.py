@@ -91,8 +91,8 @@ def test_a_result_line_loads_with_calls_transcript_and_tool_outputs():
 def test_a_failed_turn_records_its_kind():
     line = ResultLine.model_validate({**RESULT, "failure": {"kind": "round-limit", "message": "8 rounds"}})
     assert line.failure.kind == "round-limit"
-    with pytest.raises(Exception):
-        ResultLine.model_validate({**RESULT, "failure": {"kind": "gave-up"}})
+    # Another harness's kind is kept as written: the turn still failed.
+    assert ResultLine.model_validate({**RESULT, "failure": {"kind": "gave-up"}}).failure.kind == "gave-up"
 
 
 def test_every_bad_line_is_reported_with_file_line_and_field(tmp_path):

@@ -37,17 +37,33 @@ def test_a_rerun_line_replaces_the_earlier_one_of_the_same_file(tmp_path):
     assert [e.line.passed for e in run.entries.values()] == [True]
 
 
-def test_one_scenario_in_two_files_under_one_model_and_seed_is_an_error(tmp_path):
-    a = write_jsonl(tmp_path / "a" / "m.jsonl", [line("en-calendar-a", "m", True)])
-    b = write_jsonl(tmp_path / "b" / "m.jsonl", [line("en-calendar-a", "m", False)])
+def test_two_different_runs_of_one_scenario_model_and_seed_in_two_files_are_an_error(tmp_path):
+    a = write_jsonl(tmp_path / "a" / "m.jsonl", [line("en-calendar-a", "m", True, answer="one")])
+    b = write_jsonl(tmp_path / "b" / "m.jsonl", [line("en-calendar-a", "m", False, answer="two")])
     with pytest.raises(FormatError, match=r"b/m\.jsonl: field id: en-calendar-a of model m"):
         load_results([a, b])
 
 
+def test_a_merged_file_and_its_shards_count_each_run_once_with_the_merged_verdict(tmp_path):
+    shard = write_jsonl(tmp_path / "bench" / "m.shard-1-of-2.jsonl", [line("en-calendar-a", "m", False)])
+    write_jsonl(tmp_path / "bench" / "m.jsonl", [line("en-calendar-a", "m", True),
+                                                 line("en-calendar-b", "m", True)])
+    run = load_results([tmp_path]).runs[("m", 7)]
+    assert {k: e.line.passed for k, e in run.entries.items()} == {
+        ("bench", "en-calendar-a"): True, ("bench", "en-calendar-b"): True}
+    assert run.entries[("bench", "en-calendar-a")].source != str(shard)
+
+
+def test_two_models_in_one_file_are_two_runs(tmp_path):
+    path = write_jsonl(tmp_path / "bench" / "both.jsonl", [line("en-calendar-a", "m", True),
+                                                           line("en-calendar-a", "n", False)])
+    assert sorted(load_results([path]).runs) == [("m", 7), ("n", 7)]
+
+
 def test_a_bad_line_names_file_line_and_field(tmp_path):
     path = tmp_path / "bench" / "m.jsonl"
-    write_jsonl(path, [line("en-calendar-a", "m", True), {"id": "x", "model": "m"}])
-    with pytest.raises(FormatError, match=r"m\.jsonl:2: field language"):
+    write_jsonl(path, [line("en-calendar-a", "m", True), {"id": "x", "language": "en"}])
+    with pytest.raises(FormatError, match=r"m\.jsonl:2: field model"):
         load_results([path])
 
 

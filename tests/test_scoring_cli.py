@@ -7,9 +7,10 @@ import json
 import pytest
 
 from orvena_bench.cli.main import main
-from scoring.tables import (
-    Scored, by_category_rows, by_language_rows, format_summary, summary_rows, write_summary_tables,
-)
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.result_files import Entry
+from orvena_bench.reports.csvfiles import write_tables_of
+from scoring.tables import by_category_rows, by_language_rows, format_summary, summary_rows
 
 
 def scenario(id, language="en", category="weather", **expect):
@@ -128,8 +129,10 @@ def test_a_bad_token_in_one_scenario_does_not_stop_the_others(project, capsys):
 
 
 # --- the tables as pure functions -----------------------------------------------------------------
-def scored(id, passed, set="bench", model="m", seed=7, language="de", category="weather"):
-    return Scored(set, model, seed, id, language, category, passed)
+def scored(id, passed, set="bench", model="m", seed=7, language="de", category="weather", mcp=False):
+    line = ResultLine(id=id, model=model, seed=seed, language=language, category=category,
+                      passed=passed)
+    return Entry(set, line, "file.jsonl", mcp)
 
 
 def test_tables_count_per_model_and_seed():
@@ -148,8 +151,8 @@ def test_tables_count_per_model_and_seed():
     assert table.splitlines()[0].split() == ["m", "(seed", "7)", "m", "(seed", "8)"]
 
 
-def test_write_summary_tables_reads_every_result_file_under_a_folder(project):
-    paths = write_summary_tables(project / "results",
+def test_run_tables_read_every_result_file_under_a_folder(project):
+    paths = write_tables_of(project / "results",
                                  [project / "scenarios" / "bench.jsonl", project / "scenarios" / "restraint.jsonl"])
     assert [p.name for p in paths] == ["summary.csv", "by_category.csv", "by_language.csv"]
     # The recorded verdicts (all False here), not rescored ones.
@@ -170,9 +173,9 @@ def test_the_mcp_row_counts_originals_that_expect_an_mcp_call_in_any_category():
     assert uses_mcp({"calls": [{"tool": "gmail/search_threads"}, {"tool": "create_event"}]})
     assert uses_mcp({"anyOf": [[{"tool": "send_message"}], [{"tool": "gmail/send_message"}]]})
     assert not uses_mcp({"calls": [{"tool": "create_event"}], "noTools": False})
-    lines = [Scored("bench", "m", 7, "de-chain-mail", "de", "chain", True, mcp=True),
-             Scored("bench", "m", 7, "de-mcp-todo", "de", "mcp", False, mcp=True),
-             Scored("bench", "m", 7, "de-chain-mail-conn", "de", "chain", True, mcp=True),
-             Scored("bench", "m", 7, "de-weather-a", "de", "weather", True)]
+    lines = [scored("de-chain-mail", True, category="chain", mcp=True),
+             scored("de-mcp-todo", False, category="mcp", mcp=True),
+             scored("de-chain-mail-conn", True, category="chain", mcp=True),
+             scored("de-weather-a", True)]
     row = next(r for r in summary_rows(lines) if r["row"] == "MCP scenarios")
     assert (row["passed"], row["total"]) == (1, 2)

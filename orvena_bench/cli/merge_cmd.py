@@ -10,7 +10,7 @@ from pathlib import Path
 
 from orvena_bench.formats.errors import FormatError
 from harness.manifest import add_run, read_manifest
-from harness.recording import last_per_key, read_results, write_results
+from orvena_bench.formats.result_files import last_per_key, read_file, write_file
 
 _SHARD = re.compile(r"^(?P<model>.+)\.shard-(?P<i>\d+)-of-(?P<n>\d+)\.jsonl$")
 
@@ -18,8 +18,9 @@ _SHARD = re.compile(r"^(?P<model>.+)\.shard-(?P<i>\d+)-of-(?P<n>\d+)\.jsonl$")
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("merge", help="join shard result files into one",
                        description="Join result files (normally the shards of one run). Lines are "
-                                   "keyed by (id, seed); a key in several files keeps the last "
-                                   "given. Writes atomically.")
+                                   "keyed by (model, id, seed); a key in several files keeps the "
+                                   "last given. Each line is written as it was read. Writes "
+                                   "atomically.")
     p.add_argument("files", nargs="+", type=Path, help="result files to join, in order")
     p.add_argument("--out", type=Path,
                    help="merged file (default: the shards' <model>.jsonl beside them)")
@@ -48,18 +49,16 @@ def run(args: argparse.Namespace) -> int:
     out = args.out or default_output(args.files, args.partial)
     lines, runs = [], []
     for f in args.files:
-        if not f.exists():
-            raise FormatError("no such result file", file=str(f))
-        lines.extend(read_results(f))
+        lines.extend(read_file(f))
         runs.extend(read_manifest(f))
     if out.exists():
         if out.resolve() not in {f.resolve() for f in args.files}:
             raise FormatError("exists; pass it as an input too to merge into it", file=str(out))
     merged = last_per_key(lines)
     if len(merged) != len(lines):
-        print(f"orvena-bench merge: {len(lines) - len(merged)} lines had an (id, seed) already "
+        print(f"orvena-bench merge: {len(lines) - len(merged)} lines had a (model, id, seed) already "
               "seen; the last given was kept", file=sys.stderr)
-    write_results(out, merged)
+    write_file(out, merged)
     known = read_manifest(out)
     for entry in runs:
         if entry not in known:

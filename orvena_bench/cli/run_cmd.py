@@ -142,8 +142,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def write_tables(out: Path, scenario_files: list[Path]) -> None:
-    """The summary CSVs over every result file under ``out`` (scoring.tables)."""
-    from scoring.tables import write_summary_tables
+    """The summary CSVs over every result file under ``out``, read as every command reads them
+    (``formats.result_files``), from the verdicts recorded in the lines."""
+    from orvena_bench.reports.csvfiles import write_tables_of
 
-    for path in write_summary_tables(out, scenario_files):
+    for path in write_tables_of(out, scenario_files):
         print(f"wrote {path}")

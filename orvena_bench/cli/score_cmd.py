@@ -3,7 +3,9 @@
 Recomputes ``passed`` and ``issues`` of every result line from its calls, answer and transcript
 alone (the recorded verdict is ignored), prints the pass counts, and writes summary.csv,
 by_category.csv and by_language.csv beside the results. With --write, the rescored lines are
-written with every other field kept.
+written with every other field kept as it was read. Files are read by the one reader
+(``formats.result_files``): the tables count the last line per (model, id, seed), and --write
+rescores every line.
 """
 
 from __future__ import annotations
@@ -14,15 +16,12 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import orjson
-from pydantic import ValidationError
-
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import iter_lines, line_errors, write_models
-from orvena_bench.formats.paths import scenarios_dir
 from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.result_files import entries, read_numbered, write_file
+from orvena_bench.formats.scenario_files import default_files
 from scoring.batch import Known, load_scenarios, score_lines
-from scoring.tables import Scored, format_summary, summary_rows, uses_mcp, write_tables
+from scoring.tables import format_summary, summary_rows, uses_mcp, write_tables
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,57 +42,42 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     errors: list[FormatError] = []
-    scenario_files = args.scenarios or sorted(scenarios_dir().glob("*.jsonl"))
-    if not scenario_files:
-        raise FormatError("no scenario files (give --scenarios FILE)", file=str(scenarios_dir()))
-    for path in [*scenario_files, *args.results]:
-        if not Path(path).is_file():
-            raise FormatError("no such file", file=str(path))
-    known = load_scenarios(scenario_files, errors)
+    known = load_scenarios(default_files(args.scenarios), errors)
 
-    # Every line, raw, so that --write keeps each field as it was.
-    files: list[tuple[Path, list[dict]]] = []
+    files: list[tuple[Path, list[tuple[int, ResultLine]]]] = []
     unreadable: set[Path] = set()  # files with lines that did not load: never rewritten
-    pairs: list[tuple[Known, ResultLine]] = []
-    where: list[tuple[int, int]] = []  # (file index, line index) of each pair
-    for f, path in enumerate(args.results):
-        raws = []
-        for number, raw in iter_lines(path):
-            try:
-                data = orjson.loads(raw)
-                line = ResultLine.model_validate(data)
-            except orjson.JSONDecodeError as e:
-                errors.append(FormatError(f"not valid JSON ({e})", file=str(path), line=number))
-                unreadable.add(path)
-                continue
-            except ValidationError as e:
-                errors.extend(line_errors(e, str(path), number))
-                unreadable.add(path)
-                continue
-            raws.append(data)
-            scenario = known.get(line.id)
-            if scenario is None:
-                errors.append(FormatError(f"no scenario with id {line.id!r} in "
-                                          f"{', '.join(map(str, scenario_files))}",
+    for path in args.results:
+        found: list[FormatError] = []
+        files.append((path, read_numbered(path, found)))
+        if found:
+            errors.extend(found)
+            unreadable.add(path)
+
+    pairs = [(known[line.id], line) for _, lines in files for _, line in lines if line.id in known]
+    verdicts = iter(score_lines(pairs, language_check=not args.no_language_check))
+    rescored: list[tuple[Path, list[ResultLine]]] = []
+    changed = Counter()
+    for path, lines in files:
+        new = []
+        for number, line in lines:
+            if line.id not in known:
+                errors.append(FormatError(f"no scenario with id {line.id!r} in the scenario files",
                                           file=str(path), line=number, field="id"))
+                new.append(line)
                 continue
-            pairs.append((scenario, line))
-            where.append((f, len(raws) - 1))
-        files.append((path, raws))
+            verdict = next(verdicts)
+            changed[verdict.passed != line.passed] += 1
+            new.append(line.model_copy(update={"passed": verdict.passed, "issues": verdict.issues}))
+        rescored.append((path, new))
 
-    verdicts = score_lines(pairs, language_check=not args.no_language_check)
-    scored, changed = [], Counter()
-    for (scenario, line), verdict, (f, i) in zip(pairs, verdicts, where):
-        raw = files[f][1][i]
-        changed[verdict.passed != raw.get("passed")] += 1
-        raw["passed"], raw["issues"] = verdict.passed, verdict.issues
-        scored.append(Scored(scenario.set, line.model, line.seed, line.id, line.language,
-                             line.category, verdict.passed, uses_mcp(scenario.expect)))
-
+    sets = {i: k.set for i, k in known.items()}
+    scored = entries([(p, [line for line in lines if line.id in known]) for p, lines in rescored],
+                     sets, {i for i, k in known.items() if uses_mcp(k.expect)})
     rows = summary_rows(scored)
     if rows:
         print(format_summary(rows))
-    print(f"\nscored {len(scored)} lines; {changed[True]} verdicts differ from the recorded ones")
+    print(f"\nscored {len(scored)} scenario runs; {changed[True]} verdicts differ from the "
+          "recorded ones")
     for path in write_tables(args.tables or tables_dir(args.results, known), scored):
         print(f"wrote {path}")
     if args.write:
@@ -101,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             errors.append(FormatError("nothing written: lines that did not load would be lost; "
                                       "fix them first", file=", ".join(map(str, sorted(unreadable)))))
         else:
-            for path in _write(args.write, files):
+            for path in _write(args.write, rescored):
                 print(f"wrote {path}")
     for error in errors:
         print(f"orvena-bench: {error}", file=sys.stderr)
@@ -115,7 +99,7 @@ def tables_dir(results: list[Path], known: dict[str, Known]) -> Path:
     return common.parent if common.name in {k.set for k in known.values()} else common
 
 
-def _write(target: Path, files: list[tuple[Path, list[dict]]]) -> list[Path]:
+def _write(target: Path, files: list[tuple[Path, list[ResultLine]]]) -> list[Path]:
     if len(files) == 1:
         destinations = [target]
     else:
@@ -123,7 +107,6 @@ def _write(target: Path, files: list[tuple[Path, list[dict]]]) -> list[Path]:
         if len(set(destinations)) < len(destinations):
             raise FormatError("two results files would be written to the same place; "
                               "score them one at a time", file=str(target))
-    for destination, (_, raws) in zip(destinations, files):
-        destination.parent.mkdir(parents=True, exist_ok=True)
-        write_models(destination, raws)  # atomic: a crash leaves the old file or the new one
+    for destination, (_, lines) in zip(destinations, files):
+        write_file(destination, lines)  # atomic: a crash leaves the old file or the new one
     return destinations

@@ -14,9 +14,9 @@ from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.paths import results_dir, scenarios_dir
 from orvena_bench.formats.result import ResultLine, Round
 from orvena_bench.formats.scenario import ExpectedCall, Scenario
+from orvena_bench.formats.result_files import last_per_key, read_file
+from orvena_bench.formats.scenario_files import read_file as read_scenario_file
 from harness.prompt import without_context
-from harness.recording import last_per_key, read_results
-from harness.runner import load_scenarios
 
 INDENT = "    "
 
@@ -45,10 +45,9 @@ def _block(text: str, indent: str, limit: int | None) -> str:
 
 def find_scenario(scenario_id: str, files: list[Path]) -> tuple[Scenario, Path] | None:
     for f in files:
-        scenarios, _ = load_scenarios(f)
-        for s in scenarios:
-            if s.id == scenario_id:
-                return s, f
+        for item in read_scenario_file(f, []):
+            if item.scenario.id == scenario_id:
+                return item.scenario, f
     return None
 
 
@@ -180,7 +179,7 @@ def run(args: argparse.Namespace) -> int:
     shown = 0
     for f in result_files:
         try:
-            lines = last_per_key(read_results(f))
+            lines = last_per_key(read_file(f))
         except FormatError:
             continue  # not a result file (or a broken one): show reports runs it can read
         for line in lines:

@@ -13,14 +13,7 @@ from dataclasses import dataclass
 from orvena_bench.formats.languages import CATEGORIES, LANGUAGES
 from orvena_bench.reports.order import ordered
 from orvena_bench.reports.runs import Entry
-from scoring.tables import BENCH, SUMMARY_ROWS, Scored
-
-
-def scored(entry: Entry) -> Scored:
-    """An entry as the scorer's tables see it (with its recorded verdict)."""
-    line = entry.line
-    return Scored(entry.set, line.model, line.seed, line.id, line.language, line.category,
-                  line.passed, entry.mcp)
+from scoring.tables import BENCH, SUMMARY_ROWS
 
 
 @dataclass(frozen=True)
@@ -36,12 +29,12 @@ class Group:
 
 def card_rows() -> list[Group]:
     """The rows of the card's Results table."""
-    return [Group(name, lambda e, counts=counts: counts(scored(e)), name[:1].upper() + name[1:])
+    return [Group(name, counts, name[:1].upper() + name[1:])
             for name, counts in SUMMARY_ROWS]
 
 
 def in_categories(entry: Entry) -> bool:
-    return entry.set == BENCH and not scored(entry).is_conn_copy
+    return entry.set == BENCH and not entry.is_conn_copy
 
 
 def category_groups(entries: Iterable[Entry]) -> list[Group]:

@@ -1,5 +1,5 @@
 """What every report command reads: result files, the scenarios they ran (through the scorer's
-loader), and the scorer's verdicts."""
+loader), and the scorer's verdicts. Both kinds of file are read by their one reader in formats."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.paths import scenarios_dir
+from orvena_bench.formats.scenario_files import default_files
 from orvena_bench.formats.scenario import Scenario
 from orvena_bench.reports.runs import Entry, Results, load_results
 from orvena_bench.reports.verdicts import FailureKinds
@@ -42,22 +42,13 @@ class Inputs:
         return out
 
 
-def scenario_files(paths: Iterable[str | Path] | None) -> list[Path]:
-    """The files given, or the project's scenarios/*.jsonl."""
-    files = [Path(p) for p in paths] if paths else sorted(scenarios_dir().glob("*.jsonl"))
-    for path in files:
-        if not path.is_file():
-            raise FormatError("no such scenario file", file=str(path))
-    return files
-
-
 def load_inputs(result_paths: Iterable[str | Path],
                 scenario_paths: Iterable[str | Path] | None = None, *,
                 rescore: bool = True) -> Inputs:
     """Read everything; with ``rescore``, score every line again for the failure taxonomy (the
     language check's recognizer makes this the slow part, so comparisons skip it)."""
     errors: list[FormatError] = []
-    known = load_scenarios(scenario_files(scenario_paths), errors)
+    known = load_scenarios(default_files(scenario_paths), errors)
     results = load_results(result_paths, {i: k.set for i, k in known.items()},
                            {i for i, k in known.items() if uses_mcp(k.expect)})
     return Inputs(results=results, scenarios={i: k.scenario for i, k in known.items()},

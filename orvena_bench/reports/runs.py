@@ -1,9 +1,5 @@
-"""Result files read into runs: one run per (model, seed), each scenario keyed by (set, id).
-
-A result line's set is its ``set`` field when present, else the set of the scenario file that
-holds its id, else its folder's name when that is a set name (``results/<set>/<model>.jsonl``),
-else ``bench``.
-"""
+"""Result files read into runs: one run per (model, seed), each scenario keyed by (set, id). The
+files are read, and a line's set found, by the one reader (``formats.result_files``)."""
 
 from __future__ import annotations
 
@@ -12,30 +8,14 @@ from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import read_models
-from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.result_files import Entry, load_entries
+from orvena_bench.formats.scenario_files import SETS
 from orvena_bench.reports.order import ordered
 
-SETS: tuple[str, ...] = ("bench", "restraint", "ask")
+__all__ = ["SETS", "Entry", "Key", "Run", "Results", "load_results", "runs_of", "describe"]
 
 # A scenario within its set: ids are unique across sets, the set keeps the tables apart.
 Key = tuple[str, str]
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One recorded scenario run and where it came from."""
-
-    set: str
-    line: ResultLine
-    source: str
-    # Whether the scenario's expected calls use an MCP connection (known from the scenario).
-    mcp: bool = False
-
-    @property
-    def key(self) -> Key:
-        return (self.set, self.line.id)
 
 
 @dataclass
@@ -76,51 +56,19 @@ class Results:
         return [e for run in self.runs.values() for e in run.entries.values()]
 
 
-def result_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The files named, with every ``*.jsonl`` below a named folder (sorted)."""
-    files: list[Path] = []
-    for p in map(Path, paths):
-        if p.is_dir():
-            found = sorted(f for f in p.rglob("*.jsonl") if f.is_file())
-            if not found:
-                raise FormatError("no result files (*.jsonl) in this folder", file=str(p))
-            files.extend(found)
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise FormatError("no such file or folder", file=str(p))
-    return files
-
-
-def line_set(line: ResultLine, path: Path, scenario_sets: Mapping[str, str]) -> str:
-    explicit = getattr(line, "set", None)
-    if isinstance(explicit, str) and explicit:
-        return explicit
-    if line.id in scenario_sets:
-        return scenario_sets[line.id]
-    return path.parent.name if path.parent.name in SETS else "bench"
+def runs_of(entries: Iterable[Entry]) -> Results:
+    results = Results()
+    for entry in entries:
+        line = entry.line
+        run = results.runs.setdefault((line.model, line.seed), Run(line.model, line.seed))
+        run.entries[entry.key] = entry
+    return results
 
 
 def load_results(paths: Iterable[str | Path], scenario_sets: Mapping[str, str] | None = None,
                  mcp_ids: Collection[str] = frozenset()) -> Results:
-    """Read result files (or folders of them). A scenario recorded twice for one model and seed
-    in the same file keeps its last line (a rerun appends); in two different files it is an
-    error, since the two runs cannot be told apart."""
-    results = Results()
-    for path in result_files(paths):
-        for line in read_models(path, ResultLine):
-            entry = Entry(line_set(line, path, scenario_sets or {}), line, str(path),
-                          line.id in mcp_ids)
-            run = results.runs.setdefault((line.model, line.seed), Run(line.model, line.seed))
-            earlier = run.entries.get(entry.key)
-            if earlier is not None and earlier.source != entry.source:
-                raise FormatError(
-                    f"{line.id} of model {line.model}, seed {line.seed} is also in "
-                    f"{earlier.source}; give only one of the files (a merge and its shards hold "
-                    "the same runs), or run the two under different --name",
-                    file=str(path), field="id")
-            run.entries[entry.key] = entry
-    return results
+    """Read result files (or folders of them) into runs (``formats.result_files``'s rules)."""
+    return runs_of(load_entries(paths, scenario_sets, mcp_ids))
 
 
 def describe(results: Results) -> str:
