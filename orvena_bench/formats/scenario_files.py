@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
 from pydantic import ValidationError
 
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import iter_lines, line_errors, loads
+from orvena_bench.formats.jsonl import iter_lines, line_errors
 from orvena_bench.formats.paths import scenarios_dir
 from orvena_bench.formats.scenario import Scenario
 
@@ -32,7 +33,7 @@ def parse_lines(path: str | Path, parse: Callable[[Any], T],
     items = []
     for number, raw in iter_lines(path):
         try:
-            items.append((number, parse(loads(raw))))
+            items.append((number, parse(orjson.loads(raw))))
         except ValidationError as e:
             errors.extend(line_errors(e, str(path), number))
         except ValueError as e:
