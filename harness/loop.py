@@ -9,8 +9,9 @@ and the declared tools. Its calls run in the order written; each result, failed 
 as a tool message. A call block that could not be parsed goes back as a failed tool message too, so
 the model can correct itself, and is counted apart in its round.
 Nothing the model writes crashes the turn: a backend exception ends it as a ``backend`` failure,
-anything else that goes wrong as a ``harness`` failure, and in both cases what was recorded so far
-is kept.
+the scenario's own broken input (a bad token, a broken fixture) as a ``scenario`` failure,
+anything else that goes wrong as a ``harness`` failure, and in every case what was recorded so far
+is kept (``orvena_bench.formats.failures``: none of the three is a verdict on the model).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ import traceback
 from typing import Any
 
 from orvena_bench.formats.catalog import Catalog
-from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.clock import TokenError, clock_for
+from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.result import ResultLine, TurnFailure
 from orvena_bench.formats.scenario import Scenario
 from harness.backend import Backend, Generation, ModelFailure, SessionContext
@@ -37,6 +39,13 @@ def describe_error(error: BaseException) -> str:
     frames = traceback.extract_tb(error.__traceback__)
     where = f" (at {frames[-1].filename.rsplit('/', 1)[-1]}:{frames[-1].lineno})" if frames else ""
     return f"{type(error).__name__}: {error}{where}"
+
+
+def failure_kind(error: BaseException) -> str:
+    """``scenario`` for the scenario's own broken input found at run time (a bad token, a broken
+    fixture, an unknown zone or connection: all raise FormatError or TokenError), else
+    ``harness`` (a bug of the loop, the phone or the responder)."""
+    return "scenario" if isinstance(error, (FormatError, TokenError)) else "harness"
 
 
 def parse_failure_text(error: str) -> str:
@@ -142,8 +151,8 @@ def run_scenario(
             record.answer = ""
             record.failure = TurnFailure(
                 kind="round-limit", message=f"no answer without tool calls after {max_rounds} rounds")
-    except Exception as e:  # noqa: BLE001 - a harness bug fails this scenario, not the run
-        record.failure = TurnFailure(kind="harness", message=describe_error(e))
+    except Exception as e:  # noqa: BLE001 - a harness bug or broken input fails this scenario, not the run
+        record.failure = TurnFailure(kind=failure_kind(e), message=describe_error(e))
     finally:
         if session is not None:
             try:

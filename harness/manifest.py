@@ -21,7 +21,9 @@ from typing import Any
 
 import orjson
 
-from orvena_bench.formats.paths import project_root
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.jsonl import WriteFailed
+from orvena_bench.formats.paths import code_root
 
 PACKAGES = ("orvena-bench", "mlx", "mlx-lm", "transformers", "tokenizers", "jinja2", "pydantic",
             "babel", "jsonschema", "mcp", "lingua-language-detector", "orjson", "unidecode")
@@ -42,7 +44,7 @@ def file_sha256(path: str | Path) -> str:
 
 def git_state(root: Path | None = None) -> dict[str, Any]:
     """The harness's commit and whether its tracked files have uncommitted changes."""
-    root = root or project_root()
+    root = root or code_root()
 
     def git(*args: str) -> str | None:
         try:
@@ -97,17 +99,35 @@ def read_manifest(results: str | Path) -> list[dict[str, Any]]:
     path = manifest_path(results)
     if not path.exists():
         return []
-    data = orjson.loads(path.read_bytes())
-    return list(data.get("runs", [])) if isinstance(data, dict) else []
+    try:
+        data = orjson.loads(path.read_bytes())
+    except orjson.JSONDecodeError as e:
+        raise FormatError(f"not valid JSON ({e})", file=str(path)) from None
+    runs = data.get("runs", []) if isinstance(data, dict) else None
+    if not isinstance(runs, list):
+        raise FormatError('a manifest is {"runs": [...]}', file=str(path), field="runs")
+    return list(runs)
 
 
 def add_run(results: str | Path, entry: dict[str, Any]) -> Path:
     """Append a run's entry to the manifest beside a result file (atomic rewrite)."""
     path = manifest_path(results)
     path.parent.mkdir(parents=True, exist_ok=True)
-    runs = read_manifest(results) + [entry]
+    try:
+        runs = read_manifest(results) + [entry]
+    except FormatError as e:
+        # A broken manifest is kept beside, never overwritten, and a new one begun.
+        aside = path.with_name(path.name + ".corrupt")
+        os.replace(path, aside)
+        print(f"orvena-bench: {e}; moved to {aside}, starting a new manifest", file=sys.stderr)
+        runs = [entry]
     tmp = path.with_name(path.name + ".tmp")
-    # Flags may hold paths and other plain values: written as their text.
-    tmp.write_bytes(orjson.dumps({"runs": runs}, option=orjson.OPT_INDENT_2, default=str))
+    try:
+        # Flags may hold paths and other plain values: written as their text.
+        tmp.write_bytes(orjson.dumps({"runs": runs}, option=orjson.OPT_INDENT_2, default=str))
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise WriteFailed(f"could not write the manifest: {e.strerror}; it is unchanged",
+                          file=str(path)) from None
     os.replace(tmp, path)
     return path

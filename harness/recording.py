@@ -1,7 +1,8 @@
 """Recording a turn as the card's result line, and the result files of a run.
 
 A result file holds one line per (scenario id, seed). Lines are appended, flushed and fsynced as
-each scenario ends, so a killed run keeps every finished scenario. When a file holds several lines
+each scenario ends, under a lock, through the one line writer (``formats.jsonl.appending``), so a
+killed run keeps every finished scenario and a torn last line is set aside, never glued onto. When a file holds several lines
 for one (id, seed) (a ``--rerun`` that was killed before it compacted the file), the last one is
 the run's line: readers here always take the last.
 """
@@ -9,12 +10,12 @@ the run's line: readers here always take the last.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
-from orvena_bench.formats.jsonl import read_models, write_models
+from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.jsonl import appending, read_models, write_models
 from orvena_bench.formats.result import CallRecord, Message, ResultLine, Round, RoundCall, TurnFailure
 from orvena_bench.formats.scenario import Scenario
 from harness.backend import Generation
@@ -90,7 +91,12 @@ class TurnRecord:
 # --- result files ----------------------------------------------------------------------------
 
 def results_path(out: str | Path, set_name: str, model: str, shard: tuple[int, int] | None = None) -> Path:
-    """``<out>/<set>/<model>.jsonl``; a shard writes ``<model>.shard-<i>-of-<n>.jsonl``."""
+    """``<out>/<set>/<model>.jsonl``; a shard writes ``<model>.shard-<i>-of-<n>.jsonl``. The set
+    and model names must be plain file names, so a run never writes outside ``out``."""
+    for what, value in (("set", set_name), ("model", model)):
+        if not value or value.strip(".") == "" or "/" in value or "\\" in value:
+            raise FormatError(f"{what} name {value!r} cannot name a results file (a scenario "
+                              "file's name, less .jsonl, is its set's name)")
     name = model if shard is None else f"{model}.shard-{shard[0]}-of-{shard[1]}"
     return Path(out) / set_name / f"{name}.jsonl"
 
@@ -114,15 +120,6 @@ def last_per_key(lines: Iterable[ResultLine]) -> list[ResultLine]:
 
 def recorded_keys(path: str | Path) -> set[tuple[str, int]]:
     return {line_key(line) for line in read_results(path)}
-
-
-@contextmanager
-def appending(path: str | Path) -> Iterator[Any]:
-    """The result file opened for appending lines (its folder made if needed)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "ab") as handle:
-        yield handle
 
 
 def compact(path: str | Path) -> int:

@@ -5,7 +5,9 @@ writes ``<model>.shard-<i>-of-<n>.jsonl``; ``orvena-bench merge`` joins them). A
 (scenario id, seed) and appended as soon as its scenario ends.
 
 Lines already recorded for a selected (id, seed):
-- ``--resume`` skips them (a killed run goes on where it stopped);
+- ``--resume`` skips them (a killed run goes on where it stopped), except lines whose turn failed
+  for a reason outside the model (``formats.failures``: backend, harness, scenario), which it runs
+  again and then, like a rerun, keeps only the newest line per (id, seed);
 - ``--rerun`` runs them again: the new lines are appended as they finish, and at the end the file
   is rewritten atomically with only the newest line per (id, seed), in place of the old one; other
   seeds' and scenarios' lines are never touched (a rerun killed midway leaves both lines, and
@@ -13,8 +15,11 @@ Lines already recorded for a selected (id, seed):
 - otherwise the run stops before starting, with an error saying which flag to use, so a
   second run never silently duplicates or replaces lines.
 
-A crash inside one scenario is recorded as a failed turn (``TurnFailure(kind="harness")``) and the
-run goes on. Every line is scored as it ends (``scoring.score``), so the progress bar shows passes
+A crash inside one scenario is recorded as a failed turn (``TurnFailure(kind="harness")``, or
+``scenario`` for broken input) and the run goes on; so is a line that cannot be written as JSON
+(in its place, a line saying so). ``max_backend_failures`` backend failures in a row (a dead
+server) stop the set instead of racing through it. A line the disk refuses stops the run with
+``WriteFailed``, the file whole up to its last line. Every line is scored as it ends (``scoring.score``), so the progress bar shows passes
 so far; the summary tables are written at the end.
 
 With ``workers`` > 1 (``--batch N``) that many scenarios run at once, each in its own thread
@@ -37,13 +42,14 @@ from tqdm import tqdm
 
 from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import append_line
+from orvena_bench.formats.failures import not_run
+from orvena_bench.formats.jsonl import LineWriter, appending
 from orvena_bench.formats.result import ResultLine, TurnFailure
 from orvena_bench.formats.scenario import Scenario
 from harness.backend import Backend
-from harness.loop import DEFAULT_MAX_ROUNDS, describe_error, run_scenario
+from harness.loop import DEFAULT_MAX_ROUNDS, describe_error, failure_kind, run_scenario
 from harness.manifest import add_run, build_manifest
-from harness.recording import appending, compact, line_key, read_results, results_path
+from harness.recording import compact, last_per_key, line_key, read_results, results_path
 from harness.validation.static import load_located
 
 SETS = ("bench", "restraint", "ask")
@@ -75,11 +81,23 @@ def parse_shard(text: str) -> tuple[int, int]:
 
 def load_scenarios(path: str | Path) -> tuple[list[Scenario], list[FormatError]]:
     """The scenarios of a file that load, and one error per line that does not: one broken
-    scenario never stops the others."""
+    scenario never stops the others. An empty id, or an id already used above (a result line is
+    keyed by id), is such an error too."""
     if not Path(path).exists():
         raise FormatError("no such scenario file", file=str(path))
     items, errors = load_located(path)
-    return [i.scenario for i in items], errors
+    scenarios, first_line = [], {}
+    for item in items:
+        sid = item.scenario.id
+        if not sid.strip():
+            errors.append(FormatError("empty scenario id", file=item.file, line=item.line, field="id"))
+        elif sid in first_line:
+            errors.append(FormatError(f"duplicate id {sid!r} (first on line {first_line[sid]})",
+                                      file=item.file, line=item.line, field="id"))
+        else:
+            first_line[sid] = item.line
+            scenarios.append(item.scenario)
+    return scenarios, errors
 
 
 @dataclass(frozen=True)
@@ -120,6 +138,8 @@ class RunSpec:
     progress: bool = True
     # Scenarios run at once (``--batch``); results never depend on it (harness/sampling.py).
     workers: int = 1
+    # Backend failures in a row that stop a set (a dead server); 0 never stops.
+    max_backend_failures: int = 5
 
 
 @dataclass
@@ -133,6 +153,11 @@ class SetResult:
     # Replay only: scenario id -> where the replayed line departs from the recorded one.
     divergences: dict[str, list[str]] = field(default_factory=dict)
     dropped: int = 0  # older lines a rerun replaced
+    retried: int = 0  # recorded lines --resume ran again (their turn had failed outside the model)
+    # Lines of this run whose turn failed outside the model, by kind (formats.failures).
+    not_run: Counter = field(default_factory=Counter)
+    # Why the set stopped before its last scenario, if it did.
+    stopped: str | None = None
 
 
 Scorer = Callable[[Scenario, ResultLine], ResultLine]
@@ -146,7 +171,13 @@ def score_line(scenario: Scenario, line: ResultLine) -> ResultLine:
     try:
         verdict = score(scenario, line)
     except Exception as e:  # noqa: BLE001 - one scenario's scoring bug must not stop the run
-        return line.model_copy(update={"passed": False, "issues": [f"scoring failed: {describe_error(e)}"]})
+        message = f"scoring failed: {describe_error(e)}"
+        update: dict = {"passed": False, "issues": [message]}
+        if line.failure is None:
+            # A bad token in expect is the scenario's fault, a crash the scorer's: neither is
+            # the model's, so the line is not run (and --resume runs it again).
+            update["failure"] = TurnFailure(kind=failure_kind(e), message=message)
+        return line.model_copy(update=update)
     return line.model_copy(update={"passed": bool(verdict.passed), "issues": list(verdict.issues)})
 
 
@@ -160,7 +191,7 @@ def play(scenario: Scenario, spec: RunSpec) -> ResultLine:
     except Exception as e:  # noqa: BLE001 - run_scenario records its own errors; this is a last guard
         return ResultLine(id=scenario.id, language=scenario.language, category=scenario.category,
                           model=spec.model, seed=spec.seed, seconds=round(time.perf_counter() - started, 3),
-                          failure=TurnFailure(kind="harness", message=describe_error(e)))
+                          failure=TurnFailure(kind=failure_kind(e), message=describe_error(e)))
 
 
 def played(todo: list[Scenario], spec: RunSpec) -> Iterator[tuple[Scenario, ResultLine]]:
@@ -188,50 +219,89 @@ def played(todo: list[Scenario], spec: RunSpec) -> Iterator[tuple[Scenario, Resu
                 close()
 
 
+def write_line(writer: LineWriter, line: ResultLine) -> ResultLine:
+    """Append a line; one that cannot be written as JSON at all is replaced by a ``harness``
+    failure line saying why, so the scenario is recorded (and retried by --resume) and the run
+    goes on. Returns the line written."""
+    try:
+        writer.write(line)
+        return line
+    except (TypeError, ValueError) as e:
+        stand_in = ResultLine(
+            id=line.id, language=line.language, category=line.category, model=line.model,
+            seed=line.seed, seconds=line.seconds,
+            failure=TurnFailure(kind="harness", message=f"the line could not be written as JSON: {e}"))
+        writer.write(stand_in)
+        return stand_in
+
+
 def run_set(set_name: str, scenario_file: Path, scenarios: list[Scenario], spec: RunSpec,
             scorer: Scorer = score_line) -> SetResult:
     """Run the selected scenarios of one file into its result file."""
     path = results_path(spec.out, set_name, spec.model, spec.shard)
     result = SetResult(set_name, path)
-    done = {line_key(line) for line in read_results(path)}
-    todo = []
-    for s in scenarios:
-        if (s.id, spec.seed) in done and not spec.rerun:
-            result.skipped += 1
-        else:
-            todo.append(s)
-    if result.skipped and not spec.resume:
-        first = next(s.id for s in scenarios if (s.id, spec.seed) in done)
-        raise FormatError(
-            f"{result.skipped} selected scenarios are already recorded for seed {spec.seed} "
-            f"(e.g. {first}); use --resume to skip them or --rerun to replace them", file=str(path))
-    if not todo:
-        return result
-    add_run(path, build_manifest(backend=spec.backend.describe(), scenario_files=[scenario_file],
-                                 flags=spec.flags, seed=spec.seed))
-    bar = tqdm(total=len(todo), desc=f"{set_name}/{spec.model}", unit="scenario",
+    # The file is locked before it is read, so a second run into it stops at once instead of
+    # playing the same scenarios.
+    with appending(path) as writer:
+        recorded = {line_key(line): line for line in last_per_key(read_results(path))}
+        todo, first_recorded = [], None
+        for s in scenarios:
+            old = recorded.get((s.id, spec.seed))
+            if old is None or spec.rerun:
+                todo.append(s)
+                continue
+            first_recorded = first_recorded or s.id
+            if spec.resume and not_run(old):
+                result.retried += 1
+                todo.append(s)
+            else:
+                result.skipped += 1
+        if first_recorded is not None and not spec.resume and not spec.rerun:
+            count = result.skipped + result.retried
+            raise FormatError(
+                f"{count} selected scenarios are already recorded for seed {spec.seed} "
+                f"(e.g. {first_recorded}); use --resume to skip them or --rerun to replace them",
+                file=str(path))
+        if not todo:
+            return result
+        add_run(path, build_manifest(backend=spec.backend.describe(), scenario_files=[scenario_file],
+                                     flags=spec.flags, seed=spec.seed))
+        _play_into(writer, todo, spec, scorer, result)
+    if spec.rerun or result.retried:
+        result.dropped = compact(path)
+    return result
+
+
+def _play_into(writer: LineWriter, todo: list[Scenario], spec: RunSpec, scorer: Scorer,
+               result: SetResult) -> None:
+    bar = tqdm(total=len(todo), desc=f"{result.set_name}/{spec.model}", unit="scenario",
                disable=not spec.progress, dynamic_ncols=True)
     lines = played(todo, spec)
+    backend_in_a_row = 0
     try:
-        with appending(path) as handle:
-            for scenario, line in lines:
-                line = scorer(scenario, line)
-                append_line(handle, line)
-                result.ran += 1
-                result.passed += line.passed
-                if line.failure is not None:
-                    result.failures[line.failure.kind] += 1
-                if spec.recorded is not None and (scenario.id, spec.seed) in spec.recorded:
-                    from harness.backends.replay import divergences
+        for scenario, line in lines:
+            line = write_line(writer, scorer(scenario, line))
+            result.ran += 1
+            result.passed += line.passed
+            if line.failure is not None:
+                result.failures[line.failure.kind] += 1
+            if not_run(line):
+                result.not_run[line.failure.kind] += 1
+            if spec.recorded is not None and (scenario.id, spec.seed) in spec.recorded:
+                from harness.backends.replay import divergences
 
-                    found = divergences(spec.recorded[(scenario.id, spec.seed)], line)
-                    if found:
-                        result.divergences[scenario.id] = found
-                bar.update(1)
-                bar.set_postfix_str(f"passed {result.passed}/{result.ran}")
+                found = divergences(spec.recorded[(scenario.id, spec.seed)], line)
+                if found:
+                    result.divergences[scenario.id] = found
+            bar.update(1)
+            bar.set_postfix_str(f"passed {result.passed}/{result.ran}")
+            backend_in_a_row = backend_in_a_row + 1 if (
+                line.failure is not None and line.failure.kind == "backend") else 0
+            if spec.max_backend_failures and backend_in_a_row >= spec.max_backend_failures:
+                result.stopped = (f"stopped after {backend_in_a_row} backend failures in a row, "
+                                  f"{len(todo) - result.ran} scenarios not started "
+                                  f"(last: {line.failure.message[:200]})")
+                break
     finally:
         lines.close()
         bar.close()
-    if spec.rerun:
-        result.dropped = compact(path)
-    return result

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from mcp_types import (
     AudioContent,
     CallToolResult,
@@ -17,13 +16,14 @@ from mcp_types import (
     Tool,
 )
 
+from orvena_bench.formats.jsonl import json_text
 from orvena_bench.formats.tooling import ToolOutcome
 from mcpmock.ids import internal_id
 
 
 def compact_json(value: Any) -> str:
     """JSON as the model reads it: compact, non-ASCII kept as is."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
+    return json_text(value)
 
 
 def _block_text(block: Any) -> str:

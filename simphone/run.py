@@ -15,6 +15,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError, best_match
 
 from orvena_bench.formats.catalog import Catalog
+from orvena_bench.formats.jsonl import json_text
 from orvena_bench.formats.tooling import ToolOutcome
 from simphone.errors import ToolError
 from simphone.phone import Phone
@@ -74,7 +75,7 @@ def argument_problem(schema: dict[str, Any], arguments: dict[str, Any]) -> str |
 
 def _describe(error: ValidationError, schema: dict[str, Any]) -> str:
     field = ".".join(str(p) for p in error.absolute_path)
-    got = orjson.dumps(error.instance).decode()[:60]
+    got = json_text(error.instance)[:60]
     kind, expected = error.validator, error.validator_value
     if kind == "required":
         missing = [k for k in expected if k not in error.instance]

@@ -36,7 +36,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--name", help="model name in result files (default: derived from --model)")
     again = p.add_mutually_exclusive_group()
     again.add_argument("--resume", action="store_true",
-                       help="skip (id, seed) pairs already recorded")
+                       help="skip (id, seed) pairs already recorded, but run again those whose "
+                            "turn failed outside the model (backend, harness, scenario)")
     again.add_argument("--rerun", action="store_true",
                        help="run recorded (id, seed) pairs again and replace their lines")
     p.add_argument("--shard", help="run shard i of n (i/n); join shard files with `merge`")
@@ -48,6 +49,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--base-url", help="OpenAI-compatible server (openai backend)")
     p.add_argument("--script", type=Path, metavar="FILE", help="texts to play (scripted backend)")
     p.add_argument("--no-progress", action="store_true", help="no progress bar")
+    p.add_argument("--max-backend-failures", type=int, default=5, metavar="N",
+                   help="stop after N backend failures in a row, e.g. a dead server (default 5; "
+                        "0 never stops)")
     add_model_arguments(p)
     p.set_defaults(func=run)
 
@@ -109,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
     spec = RunSpec(backend=backend, catalog=catalog, model=model, seed=args.seed,
                    max_rounds=args.max_rounds, out=args.out, resume=args.resume, rerun=args.rerun,
                    shard=shard, flags=flags, recorded=recorded, progress=not args.no_progress,
-                   workers=args.batch)
+                   workers=args.batch, max_backend_failures=max(0, args.max_backend_failures))
     selection = Selection(ids=ids, category=args.category, language=args.language,
                           limit=args.limit, shard=shard)
 
@@ -126,8 +130,20 @@ def run(args: argparse.Namespace) -> int:
         result = run_set(set_name, path, chosen, spec)
         written.append(result.path)
         failures = ", ".join(f"{k} {v}" for k, v in sorted(result.failures.items())) or "none"
-        print(f"{set_name}: {result.passed}/{result.ran} passed, {result.skipped} already recorded, "
-              f"failed turns: {failures} -> {result.path}")
+        retried = f" ({result.retried} of them run again)" if result.retried else ""
+        print(f"{set_name}: {result.passed}/{result.ran} passed{retried}, {result.skipped} already "
+              f"recorded, failed turns: {failures} -> {result.path}")
+        if result.not_run:
+            kinds = ", ".join(f"{k} {v}" for k, v in sorted(result.not_run.items()))
+            print(f"orvena-bench run: {set_name}: {sum(result.not_run.values())} scenarios not run "
+                  f"(failed outside the model: {kinds}); fix the cause and use --resume to run "
+                  "them again", file=sys.stderr)
+            status = 1
+        if result.stopped:
+            print(f"orvena-bench run: {set_name}: {result.stopped}; later sets not started",
+                  file=sys.stderr)
+            status = 1
+            break
         if result.dropped:
             print(f"{set_name}: replaced {result.dropped} earlier lines of the rerun scenarios")
         for sid, found in result.divergences.items():

@@ -20,8 +20,9 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
-import orjson
 from unidecode import unidecode
+
+from orvena_bench.formats.jsonl import json_text, loads
 
 _GREEK_MARKS = {"\u0301", "\u0308", "\u0344", "\u0342", "\u0313", "\u0314", "\u0345"}
 
@@ -119,10 +120,10 @@ def arguments_json(arguments: Any) -> str:
     """Call arguments as compact JSON without ASCII escaping; a JSON string is parsed first."""
     if isinstance(arguments, str):
         try:
-            arguments = orjson.loads(arguments)
-        except orjson.JSONDecodeError:
+            arguments = loads(arguments)
+        except ValueError:
             return arguments
-    return orjson.dumps(arguments, option=orjson.OPT_NON_STR_KEYS).decode()
+    return json_text(arguments)
 
 
 class Folded:
