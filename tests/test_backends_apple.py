@@ -147,6 +147,13 @@ def test_the_models_own_outcomes_are_recorded_with_their_kind(fm, catalog, bench
     assert not line.passed
 
 
+def test_a_session_closed_as_its_answer_arrives_ends_cleanly(fm, catalog, bench):
+    scenario = next(iter(bench.values()))
+    fm.script = fm.Script([[("answer", "Done.")] for _ in range(40)])
+    for _ in range(40):  # close() races the framework thread's own end
+        assert run_scenario(scenario, AppleBackend(), catalog).failure is None
+
+
 def test_other_framework_errors_are_the_backends(fm, catalog, bench):
     scenario = next(iter(bench.values()))
     fm.script = fm.Script([[("raise", fm.ConcurrentRequestsError("busy"))]])

@@ -135,7 +135,7 @@ class _Respond:
     def __post_init__(self) -> None:
         self.names = [d["function"]["name"] for d in self.declarations]
         self.loop = asyncio.new_event_loop()
-        self.task: asyncio.Task | None = None
+        self.task = self.loop.create_task(self._respond())  # before the thread: stop() may cancel it
         self.thread = threading.Thread(target=self._run, daemon=True, name="apple-respond")
         self.thread.start()
 
@@ -157,7 +157,6 @@ class _Respond:
 
     def _run(self) -> None:
         asyncio.set_event_loop(self.loop)
-        self.task = self.loop.create_task(self._respond())
         try:
             self.loop.run_until_complete(self.task)
         except asyncio.CancelledError:
@@ -175,8 +174,11 @@ class _Respond:
         self.loop.call_soon_threadsafe(call.future.set_result, text)
 
     def stop(self) -> None:
-        if self.thread.is_alive() and self.task is not None:
-            self.loop.call_soon_threadsafe(self.task.cancel)
+        if not self.task.done():
+            try:
+                self.loop.call_soon_threadsafe(self.task.cancel)
+            except RuntimeError:  # the loop closed meanwhile: respond() has ended
+                pass
         self.thread.join(timeout=5)
 
 
