@@ -1,6 +1,7 @@
 """The project's own scenario sets: exactly the card's composition, and every scenario passes the
 validator, the reference agent's run through the real loop included (issue 6: "run in CI over
-every set")."""
+every set"), with no lint warning, and every alternative behaviour of scenarios/behaviours/
+scores as its line says (issue 12)."""
 
 from __future__ import annotations
 
@@ -9,20 +10,31 @@ import pytest
 from orvena_bench.formats.catalog import load_catalog
 from orvena_bench.formats.paths import catalog_path, scenarios_dir
 from harness.validation.report import validate_files
-from harness.validation.solvable import reference_problems
 
 SETS = [scenarios_dir() / f"{name}.jsonl" for name in ("bench", "restraint", "ask")]
+BEHAVIOURS = sorted((scenarios_dir() / "behaviours").glob("*.jsonl"))
 
 
 @pytest.fixture(scope="module")
 def report():
     catalog = load_catalog(catalog_path())
-    return validate_files(SETS, catalog, solvable=lambda item: reference_problems(item, catalog))
+    return validate_files(SETS, catalog, reference=True, behaviour_files=BEHAVIOURS)
 
 
 @pytest.mark.slow
 def test_every_scenario_of_the_project_passes_the_validator(report):
     assert [str(p) for p in report.problems] == []
+
+
+@pytest.mark.slow
+def test_the_shipped_sets_show_no_warning(report):
+    assert [str(w) for w in report.warnings] == []
+
+
+@pytest.mark.slow
+def test_every_alternative_behaviour_scores_as_expected(report):
+    assert BEHAVIOURS and report.played
+    assert report.behaviours_as_expected == len(report.played)
 
 
 @pytest.mark.slow

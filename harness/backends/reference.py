@@ -168,9 +168,14 @@ def required_answer(scenario: Scenario, clock: Clock) -> str:
     return " ".join(clock.expand(p) for p in parts) or "OK."
 
 
-def plan(scenario: Scenario, clock: Clock) -> tuple[list[Step], str]:
-    """The reference agent's calls and answer for a scenario."""
-    reference = (scenario.model_extra or {}).get("reference")
+def plan(scenario: Scenario, clock: Clock, played: dict[str, Any] | None = None) -> tuple[list[Step], str]:
+    """The reference agent's calls and answer for a scenario.
+
+    played: a behaviour to play instead of the scenario's ``reference`` (the same shape,
+    ``{"calls": [...], "answer": "..."}``), as the validator plays alternative behaviours; the
+    scenario itself is not changed.
+    """
+    reference = played if played is not None else (scenario.model_extra or {}).get("reference")
     if reference is not None:
         if not isinstance(reference, dict):
             raise FormatError(f"{scenario.id}: reference must be an object", field="reference")
@@ -183,8 +188,9 @@ def plan(scenario: Scenario, clock: Clock) -> tuple[list[Step], str]:
         steps = _loader_steps([c["tool"] for c in calls]) + [
             Step(_model_name(c["tool"]), clock.expand_data(c.get("arguments", {}), "reference.arguments")) for c in calls]
         answer = reference.get("answer")
-        if not isinstance(answer, str) or not answer.strip():
-            answer = required_answer(scenario, clock)
+        if not isinstance(answer, str) or (played is None and not answer.strip()):
+            # A played behaviour's empty answer is played as it is (an empty answer is a behaviour).
+            answer = required_answer(scenario, clock) if played is None else ""
         return steps, clock.expand(answer)
     expected = scenario.expect.calls or (scenario.expect.anyOf[0] if scenario.expect.anyOf else [])
     steps = _loader_steps([c.tool for c in expected]) + [
@@ -193,9 +199,9 @@ def plan(scenario: Scenario, clock: Clock) -> tuple[list[Step], str]:
 
 
 class ReferenceSession:
-    def __init__(self, scenario: Scenario, clock: Clock):
+    def __init__(self, scenario: Scenario, clock: Clock, played: dict[str, Any] | None = None):
         self.scenario, self.clock = scenario, clock
-        self.steps, self.answer = plan(scenario, clock)
+        self.steps, self.answer = plan(scenario, clock, played)
         self.round = 0
 
     def _arguments(self, step: Step, tools: list[dict[str, Any]]) -> dict[str, Any]:
@@ -219,11 +225,17 @@ class ReferenceSession:
 
 
 class ReferenceBackend:
+    """played: a behaviour (``{"calls": [...], "answer": "..."}``) every session plays instead of
+    its scenario's ``reference``; None plays the scenario's own."""
+
     name = "reference"
+
+    def __init__(self, played: dict[str, Any] | None = None):
+        self.played = played
 
     def describe(self) -> dict[str, Any]:
         return {"backend": self.name, "model": "reference", "toolFormat": DEFAULT_FORMAT}
 
     def open(self, context: SessionContext) -> ReferenceSession:
         scenario = context.scenario
-        return ReferenceSession(scenario, clock_for(scenario.phone, scenario.language))
+        return ReferenceSession(scenario, clock_for(scenario.phone, scenario.language), self.played)

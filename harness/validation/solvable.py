@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.errors import FormatError
+from orvena_bench.formats.result import ResultLine
 from orvena_bench.formats.languages import FAILURE_TOLERANT_CATEGORIES, LOADER_TOOLS
 from harness.backends.reference import ReferenceBackend
 from harness.loop import run_scenario
@@ -23,9 +24,16 @@ def _may_fail(item: Located) -> bool:
     return s.category in FAILURE_TOLERANT_CATEGORIES or any(c.ok is False for c in expected)
 
 
-def reference_problems(item: Located, catalog: Catalog) -> list[FormatError]:
+def reference_run(item: Located, catalog: Catalog) -> ResultLine:
+    """The reference agent's scored line (a best effort built from ``expect`` when the scenario
+    has no ``reference``)."""
     s = item.scenario
-    line = score_line(s, run_scenario(s, ReferenceBackend(), catalog, model="reference"))
+    return score_line(s, run_scenario(s, ReferenceBackend(), catalog, model="reference"))
+
+
+def reference_problems(item: Located, catalog: Catalog, line: ResultLine | None = None) -> list[FormatError]:
+    s = item.scenario
+    line = line if line is not None else reference_run(item, catalog)
     out = []
     if line.failure is not None:
         out.append(problem(item, f"the reference run failed ({line.failure.kind}: "
@@ -39,6 +47,10 @@ def reference_problems(item: Located, catalog: Catalog) -> list[FormatError]:
             if call.failed and call.tool not in LOADER_TOOLS:
                 out.append(problem(item, f"the reference call {call.tool} failed: {output[:200]}",
                                    "reference.calls"))
-    for message in grounding_problems(s, line, item.set_name):
-        out.append(problem(item, message, "expect"))
+    out.extend(grounding(item, line))
     return out
+
+
+def grounding(item: Located, line: ResultLine) -> list[FormatError]:
+    return [problem(item, message, "expect")
+            for message in grounding_problems(item.scenario, line, item.set_name)]

@@ -165,10 +165,34 @@ def check_expect(item: Located) -> Iterator[FormatError]:
         yield problem(item, f"answer language {e.language!r} is not a bench language", "expect.language")
 
 
+def has_reference(item: Located) -> bool:
+    """Whether the scenario carries our ``reference`` field (the card's format has none)."""
+    return "reference" in (item.scenario.model_extra or {})
+
+
 def check_privacy(item: Located) -> Iterator[FormatError]:
     for path, text in _strings(item.scenario.dump(), ""):
-        for message in (*phone_number_problems(text), *email_problems(text)):
+        for message in phone_number_problems(text):
             yield problem(item, message, path)
+
+
+def check_emails(item: Located) -> Iterator[FormatError]:
+    """Every e-mail at ``.example``: our rule, beyond the card (which keeps large companies' role
+    addresses), so a problem for our scenarios and a warning for others' (no ``reference``)."""
+    for path, text in _strings(item.scenario.dump(), ""):
+        for message in email_problems(text):
+            yield problem(item, message, path)
+
+
+def check_unexpanded_tokens(item: Located) -> Iterator[FormatError]:
+    """Tokens in the request or history: the card expands tokens in expectations only, so the
+    model would read ``{+1d}`` as it is (a warning)."""
+    s = item.scenario
+    texts = [("request", s.request)] + [(f"history[{i}].content", t.content) for i, t in enumerate(s.history)]
+    for path, text in texts:
+        for token in find_tokens(text):
+            yield problem(item, f"the token {token} is not expanded in {path.split('[')[0]} "
+                                "(the card expands tokens in expectations only); write the date", path)
 
 
 def check_unique(items: Iterable[Located]) -> Iterator[FormatError]:
@@ -186,4 +210,17 @@ def static_problems(items: list[Located], catalog: Catalog,
         for check in (check_id(item), check_tokens(item), check_tools(item, catalog, operations),
                       check_expect(item), check_privacy(item)):
             out.extend(check)
+        if has_reference(item):
+            out.extend(check_emails(item))
+    return out
+
+
+def static_warnings(items: list[Located]) -> list[FormatError]:
+    """Rules that warn instead of failing: tokens in request/history; for scenarios without
+    ``reference`` (written to the card alone), the e-mail rule."""
+    out: list[FormatError] = []
+    for item in items:
+        out.extend(check_unexpanded_tokens(item))
+        if not has_reference(item):
+            out.extend(check_emails(item))
     return out

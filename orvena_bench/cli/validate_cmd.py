@@ -18,7 +18,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("files", nargs="*", type=Path,
                    help="scenario JSONL files (default: scenarios/*.jsonl)")
     p.add_argument("--static", action="store_true",
-                   help="static checks only (skip the reference agent's run)")
+                   help="static checks and lints only (skip the reference agent's run and the behaviours)")
+    p.add_argument("--behaviours", nargs="*", type=Path, default=None, metavar="FILE",
+                   help="alternative-behaviour files to play (default: scenarios/behaviours/*.jsonl; "
+                        "with no FILE, none)")
     p.add_argument("--no-composition", action="store_true",
                    help="do not print the composition table")
     p.set_defaults(func=run)
@@ -29,16 +32,29 @@ def run(args: argparse.Namespace) -> int:
     if not files:
         print(f"orvena-bench validate: no scenario files in {scenarios_dir()}", file=sys.stderr)
         return 2
+    behaviours = args.behaviours
+    if behaviours is None:
+        behaviours = sorted((scenarios_dir() / "behaviours").glob("*.jsonl"))
     catalog = load_catalog(catalog_path())
-    solvable = None
-    if not args.static:
-        from harness.validation.solvable import reference_problems
-        solvable = lambda item: reference_problems(item, catalog)  # noqa: E731
-    report = validate_files(files, catalog, solvable=solvable)
+    # Validating a part of the sets: behaviours of scenarios outside it are left out.
+    report = validate_files(files, catalog, reference=not args.static, behaviour_files=behaviours,
+                            only_loaded=bool(args.files))
     for problem in report.problems:
         print(problem)
+    for warning in report.warnings:
+        print(f"warning: {warning}")
+    cov = report.coverage
+    if cov is not None and behaviours:
+        for verdict, ids in (("pass", cov.without_pass), ("fail", cov.without_fail)):
+            if ids:
+                print(f"warning: {len(ids)} scenarios have no {verdict} behaviour: {', '.join(ids)}")
+    for sentence in report.not_run:
+        print(f"not run: {sentence}")
     if not args.no_composition:
         print(render(report.composition))
+    if not args.static and behaviours:
+        print(f"{report.behaviours_as_expected}/{len(report.played)} alternative behaviours "
+              f"scored as expected ({len(behaviours)} files)")
     print(f"{len(report.scenarios)} scenarios in {len(files)} files: "
-          f"{len(report.problems)} problems")
+          f"{len(report.problems)} problems, {len(report.warnings)} warnings")
     return 0 if report.ok else 1
