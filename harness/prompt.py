@@ -21,12 +21,8 @@ from babel import Locale
 
 from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.clock import Clock
-from orvena_bench.formats.paths import project_root
+from orvena_bench.formats.paths import prompts_dir
 from orvena_bench.formats.scenario import Scenario
-
-
-def prompts_dir() -> Path:
-    return project_root() / "prompts"
 
 
 @dataclass(frozen=True)

@@ -224,7 +224,7 @@ def _training_lines() -> list[str]:
     every benchmark and test a context (and attention cost) 1.7 times too long. With them the
     first prompt is within about 1% of cl100k_base (docs/performance.md)."""
     from orvena_bench.formats.catalog import load_catalog
-    from orvena_bench.formats.paths import catalog_path, project_root
+    from orvena_bench.formats.paths import catalog_path, prompts_dir
 
     lines = _CORPUS.splitlines()
     path = catalog_path()
@@ -232,7 +232,7 @@ def _training_lines() -> list[str]:
         catalog = load_catalog(path)
         lines += [json.dumps(t.openai_schema(), ensure_ascii=False) for t in catalog.tools]
         lines += catalog.systemPrompt.splitlines()
-    for template in sorted((project_root() / "prompts").glob("*.jinja")):
+    for template in sorted(prompts_dir().glob("*.jinja")):
         lines += template.read_text(encoding="utf-8").splitlines()
     return lines
 

@@ -19,7 +19,7 @@ from pydantic import ValidationError
 from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.jsonl import FormatErrors, line_errors
-from orvena_bench.formats.paths import fixtures_dir, project_root
+from orvena_bench.formats.paths import data_root, fixtures_dir
 
 
 def _schema_validator(schema: dict[str, Any], *, check: bool = True) -> Validator:
@@ -124,7 +124,7 @@ def fixture_path(connection: str, catalog: Catalog | None = None) -> Path:
     """The catalog's fixture path of the connection, else ``fixtures/mcp/<connection>.json``."""
     entry = catalog.connection(connection) if catalog is not None else None
     if entry is not None:
-        return project_root() / entry.fixture
+        return data_root() / entry.fixture
     return fixtures_dir() / f"{connection}.json"
 
 
