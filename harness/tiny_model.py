@@ -256,32 +256,75 @@ def _train_tokenizer():
     return tok
 
 
-def build_tiny_model(out_dir: str | Path, arch: Arch = "qwen3_5", *, seed: int = 0) -> Path:
+def build_tiny_model(out_dir: str | Path, arch: Arch = "qwen3_5", *, seed: int = 0,
+                     template: str | None = None, tokenizer_files: dict[str, bytes] | None = None,
+                     vocab_size: int | None = None, weights: bool = True) -> Path:
     """Write a loadable 4-bit model directory (config, safetensors, tokenizer, chat template)
-    and return its path. The same seed gives the same weights."""
+    and return its path. The same seed gives the same weights.
+
+    template and tokenizer_files (tokenizer.json, tokenizer_config.json) replace the made-up
+    ones, e.g. real ones from harness/real_parts.py; vocab_size pads the embedding (a real
+    checkpoint's is larger than its tokenizer). weights=False writes only what the chat side
+    needs (check-model without --generate)."""
     if arch not in ARCHES:
         raise ValueError(f"unknown tiny-model arch {arch!r}; choose one of {', '.join(ARCHES)}")
-    import mlx.core as mx
-    from mlx_lm.utils import _get_classes, quantize_model, save_config, save_model
+    from tokenizers import Tokenizer
     from transformers import PreTrainedTokenizerFast
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    template = QWEN3_TEMPLATE if arch == "qwen3" else QWEN3_5_TEMPLATE
-    fast = PreTrainedTokenizerFast(
-        tokenizer_object=_train_tokenizer(), eos_token="<|im_end|>",
-        pad_token="<|endoftext|>", chat_template=template)
-    fast.save_pretrained(str(out))
+    template = template or (QWEN3_TEMPLATE if arch == "qwen3" else QWEN3_5_TEMPLATE)
+    if tokenizer_files is None:
+        fast = PreTrainedTokenizerFast(
+            tokenizer_object=_train_tokenizer(), eos_token="<|im_end|>",
+            pad_token="<|endoftext|>", chat_template=template)
+        fast.save_pretrained(str(out))
+    else:
+        for name, data in tokenizer_files.items():
+            (out / name).write_bytes(data)
+        (out / "chat_template.jinja").write_text(template, encoding="utf-8")
+    tok = Tokenizer.from_file(str(out / "tokenizer.json"))
+    size = max(vocab_size or 0, tok.get_vocab_size(with_added_tokens=True))
+    ends = [i for i in (tok.token_to_id("<|im_end|>"), tok.token_to_id("<|endoftext|>"))
+            if i is not None]
+    eos: int | list[int] = ends[0] if tokenizer_files is None else ends
+    config = _model_config(arch, size, eos)
+    if weights:
+        import mlx.core as mx
+        from mlx_lm.utils import _get_classes, quantize_model, save_model
 
-    config = _model_config(arch, len(fast), fast.convert_tokens_to_ids("<|im_end|>"))
-    model_class, args_class = _get_classes(config)
-    mx.random.seed(seed)
-    model = model_class(args_class.from_dict(config))
-    mx.eval(model.parameters())
-    # Float32 weights give float32 scales and biases after quantization.
-    model, config = quantize_model(model, config, GROUP_SIZE, BITS)
-    save_model(out, model)
+        model_class, args_class = _get_classes(config)
+        mx.random.seed(seed)
+        model = model_class(args_class.from_dict(config))
+        mx.eval(model.parameters())
+        # Float32 weights give float32 scales and biases after quantization.
+        model, config = quantize_model(model, config, GROUP_SIZE, BITS)
+        save_model(out, model)
+    from mlx_lm.utils import save_config
+
     save_config(config, out / "config.json")
     (out / "generation_config.json").write_text(
         json.dumps({"eos_token_id": config["eos_token_id"]}, indent=2) + "\n")
     return out
+
+
+# The real checkpoints' embedding sizes (their tokenizers have fewer ids).
+REAL_VOCAB_SIZE = {"qwen3": 151936, "qwen3_5": 248320}
+
+
+def build_real_tiny_model(out_dir: str | Path, arch: Arch = "qwen3_5", *,
+                          template: str | None = None, weights: bool = True) -> Path:
+    """A tiny random model with a real family's tokenizer and, by default, its real chat
+    template (Qwen3-0.6B's, Qwen3.5-4B's as llama.cpp vendors them; harness/real_parts.py).
+    Raises real_parts.Unavailable when the packages cannot be had."""
+    from harness import real_parts
+
+    if arch == "qwen3":
+        files = real_parts.qwen3_tokenizer_files()
+        name = real_parts.QWEN3_TEMPLATE
+    else:
+        files = real_parts.qwen3_5_tokenizer_files()
+        name = real_parts.QWEN3_5_TEMPLATE
+    template = template or real_parts.llama_cpp_templates()[name]
+    return build_tiny_model(out_dir, arch, template=template, tokenizer_files=files,
+                            vocab_size=REAL_VOCAB_SIZE[arch], weights=weights)

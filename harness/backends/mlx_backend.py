@@ -26,7 +26,6 @@ the sampler's keys depend on the scenario, round and draw only (harness/sampling
 from __future__ import annotations
 
 import copy
-import hashlib
 import time
 from dataclasses import dataclass, field
 from importlib import metadata
@@ -35,8 +34,8 @@ from typing import Any, Literal
 
 from orvena_bench.formats.result import RoundTiming
 from harness.backend import Generation, SessionContext
-from harness.backends.chat_template import ChatRenderer
-from harness.backends.prompt_tokens import Cuts, Encoded, PromptEncoder
+from harness.backends.chat_side import ChatSide, local_path
+from harness.backends.prompt_tokens import Encoded, PromptEncoder
 from harness.sampling import SamplingConfig, round_sampler
 from harness.toolcalls import parse_text, parser_module
 
@@ -128,23 +127,14 @@ class MlxBackend:
         self.model_name = str(model)
         self.model, self.tokenizer, self.config = mlx_lm.load(
             self.model_name, tokenizer_config=tokenizer_config, return_config=True)
-        from mlx_lm.utils import _download
-
-        self.path = _download(self.model_name)  # already local after load: no download
-        # Qwen chat templates end every turn with <|im_end|>; some checkpoints name only
-        # <|endoftext|> as EOS, and the model would then write the next turn itself.
-        if "<|im_end|>" in self.tokenizer.get_vocab():
-            self.tokenizer.add_eos_token("<|im_end|>")
-        self.tool_format = tool_format or self.tokenizer.init_kwargs.get("tool_parser_type")
-        if self.tool_format is None:
-            raise ValueError(f"{model}: mlx-lm cannot tell the tool-call format from the chat "
-                             "template; pass --tool-format (e.g. json_tools, qwen3_coder)")
-        # Where prompts may be cut when tokenized (None: tokenize them whole), and the last
-        # scenario's first prompt, which the next one's shares its tool schemas with.
-        self._cuts = Cuts.of(self.tokenizer)
+        self.path = local_path(self.model_name)  # already local after load: no download
+        self.chat = ChatSide(self.tokenizer, tool_format=tool_format, thinking=thinking,
+                             name=self.model_name)
+        self.tool_format = self.chat.tool_format
+        self.chat_renderer = self.chat.renderer
+        # The last scenario's first prompt, which the next one's shares its tool schemas with.
         self._last_first: Encoded | None = None
         self.thinking = thinking
-        self.chat_renderer = ChatRenderer(self.tokenizer)
         # Whether generated text starts inside a think block (a replay parses it so); rendering
         # it also compiles the template before the run starts.
         self.starts_in_reasoning = self.ends_in_reasoning(
@@ -182,7 +172,6 @@ class MlxBackend:
     # -- provenance -------------------------------------------------------------------------
 
     def describe(self) -> dict[str, Any]:
-        template = self.tokenizer.chat_template or ""
         return {
             "backend": self.name,
             "model": self.model_name,
@@ -190,7 +179,7 @@ class MlxBackend:
             "revision": _revision(self.path),
             "modelType": self.config.get("model_type"),
             "quantization": self.config.get("quantization"),
-            "chatTemplateSha256": hashlib.sha256(template.encode()).hexdigest(),
+            "chatTemplateSha256": self.chat.template_sha256,
             "toolFormat": self.tool_format,
             # Whether generated text starts inside a think block (a replay parses it so).
             "startsInReasoning": self.starts_in_reasoning,
@@ -212,23 +201,15 @@ class MlxBackend:
     def render(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                encoder: PromptEncoder | None = None) -> list[int]:
         """The prompt's tokens; an encoder reuses the tokens of the conversation's last prompt."""
-        # The text of apply_chat_template, about 3x faster (harness/backends/chat_template.py).
-        text = self.chat_renderer.render(messages, tools or None, add_generation_prompt=True,
-                                         enable_thinking=self.thinking)
-        if encoder is not None:
-            return encoder.encode(text)
-        return list(self.tokenizer.encode(text, add_special_tokens=False))
+        return self.chat.render(messages, tools, encoder)
 
     def encoder(self) -> PromptEncoder:
-        return PromptEncoder(self.tokenizer, self._cuts, start=self._last_first)
+        return self.chat.encoder(start=self._last_first)
 
     def ends_in_reasoning(self, prompt: list[int]) -> bool:
         """Whether the prompt leaves a think block open (Qwen3.5 with thinking on), so the
         model's text starts as reasoning."""
-        tok = self.tokenizer
-        if not tok.has_thinking:
-            return False
-        return tok.rfind_think_start(prompt) > tok.rfind_think_end(prompt)
+        return self.chat.ends_in_reasoning(prompt)
 
     # -- shared prefixes ----------------------------------------------------------------------
 
@@ -297,6 +278,22 @@ class MlxBackend:
                 mx.eval([c.state for c in cache])
 
 
+class ForceTokens:
+    """A logits processor that leaves only the next of ``tokens`` possible, whatever the sampler:
+    the round generates exactly them (then the last one again, were it not a stop token)."""
+
+    def __init__(self, tokens: list[int]):
+        self.tokens, self.at = tokens, 0
+
+    def __call__(self, history: Any, logits: Any) -> Any:
+        import mlx.core as mx
+
+        target = self.tokens[min(self.at, len(self.tokens) - 1)]
+        self.at += 1
+        keep = mx.arange(logits.shape[-1]) == target
+        return mx.where(keep, logits, mx.array(-mx.inf, dtype=logits.dtype))
+
+
 @dataclass
 class RoundRun:
     """What an engine returns for one round: the tokens and the cache that now holds
@@ -341,7 +338,7 @@ class SequentialEngine:
         steps = generate_step(
             mx.array(prompt[cached:]), b.model, max_tokens=b.max_tokens, sampler=sampler,
             prompt_cache=cache, prefill_step_size=b.prefill_step_size,
-            logits_processors=b.logits_processors, prompt_progress_callback=at_progress)
+            logits_processors=session.processors(), prompt_progress_callback=at_progress)
         for token, _ in steps:
             if first_token_at is None:
                 first_token_at = time.perf_counter()
@@ -371,6 +368,19 @@ class MlxSession:
         self._learned = -1  # the last round whose prompt went to learn_shared_prefix
         self._prefix_prefilled = 0  # tokens that prefilled, reported with the round
         self._static = 0  # the first prompt's static prefix (MlxBackend.static_prefix)
+        self._forced: list[int] | None = None  # the next round's tokens, when forced
+
+    def force(self, tokens: list[int]) -> None:
+        """Make the next round generate exactly these tokens (check-model --generate: a
+        template's own turn through the real generation path)."""
+        self._forced = list(tokens)
+
+    def processors(self) -> list[Any]:
+        """This round's logits processors: the backend's, and the forcing one if any (taken
+        once)."""
+        forced, self._forced = self._forced, None
+        extra = [ForceTokens(forced)] if forced else []
+        return [*self.backend.logits_processors, *extra]
 
     def close(self) -> None:
         self.cache, self.tokens, self.snapshots = None, [], []

@@ -147,7 +147,7 @@ class BatchEngine:
 
                 item.snapshot = Snapshot(tuple(item.prompt[:-1]), copy.deepcopy(cache))
             (uid,) = generator.insert([rest], caches=[cache], samplers=[item.sampler],
-                                      logits_processors=[self.backend.logits_processors])
+                                      logits_processors=[item.session.processors()])
         except Exception as e:  # noqa: BLE001 - the round fails, the engine goes on
             item.future.set_exception(e)
             return

@@ -21,6 +21,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "orvena_bench.cli.scenarios_cmd",
     "orvena_bench.cli.mcp_cmd",
     "orvena_bench.cli.run_cmd",
+    "orvena_bench.cli.check_model_cmd",
     "orvena_bench.cli.show_cmd",
     "orvena_bench.cli.score_cmd",
     "orvena_bench.cli.merge_cmd",
