@@ -5,36 +5,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
-
-import orjson
-from pydantic import ValidationError
 
 from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.clock import clock_for, find_tokens
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import iter_lines, line_errors
 from orvena_bench.formats.languages import CATEGORIES, LANGUAGES, LOADER_TOOLS
 from orvena_bench.formats.scenario import ExpectedCall, Scenario
+from orvena_bench.formats.scenario_files import Located, read_file
+from harness.phone_check import phone_problems
 from harness.validation.privacy import email_problems, phone_number_problems
 
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 SUFFIXES = ("-h3", "-conn")
-
-
-@dataclass(frozen=True)
-class Located:
-    """A scenario with where it came from."""
-
-    scenario: Scenario
-    file: str
-    line: int
-
-    @property
-    def set_name(self) -> str:
-        return Path(self.file).stem
 
 
 def problem(item: Located, message: str, field: str | None = None) -> FormatError:
@@ -43,15 +27,8 @@ def problem(item: Located, message: str, field: str | None = None) -> FormatErro
 
 def load_located(path: str | Path) -> tuple[list[Located], list[FormatError]]:
     """Every parseable scenario of a file, and one error per bad line (the rest still load)."""
-    items, errors = [], []
-    for number, raw in iter_lines(path):
-        try:
-            items.append(Located(Scenario.model_validate(orjson.loads(raw)), str(path), number))
-        except orjson.JSONDecodeError as e:
-            errors.append(FormatError(f"not valid JSON ({e})", file=str(path), line=number))
-        except ValidationError as e:
-            errors.extend(line_errors(e, str(path), number))
-    return items, errors
+    errors: list[FormatError] = []
+    return read_file(path, errors), errors
 
 
 def id_suffix(scenario_id: str) -> str:
@@ -208,7 +185,7 @@ def static_problems(items: list[Located], catalog: Catalog,
     out: list[FormatError] = list(check_unique(items))
     for item in items:
         for check in (check_id(item), check_tokens(item), check_tools(item, catalog, operations),
-                      check_expect(item), check_privacy(item)):
+                      check_expect(item), check_privacy(item), phone_problems(item)):
             out.extend(check)
         if has_reference(item):
             out.extend(check_emails(item))
