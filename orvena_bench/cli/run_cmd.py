@@ -12,6 +12,7 @@ from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.paths import catalog_path, scenarios_dir
 from harness.backends import BACKENDS, BackendOptions, add_model_arguments, create, model_extra
 from harness.loop import DEFAULT_MAX_ROUNDS
+from harness.phone_check import check_selected
 from harness.recording import last_per_key, line_key, read_results
 from harness.runner import SETS, RunSpec, Selection, load_scenarios, parse_shard, run_set, set_names, short_name
 
@@ -117,6 +118,7 @@ def run(args: argparse.Namespace) -> int:
     selection = Selection(ids=ids, category=args.category, language=args.language,
                           limit=args.limit, shard=shard)
 
+    check_selected(files, selection.apply)  # every bad phone at once, before the first turn
     status = 0
     written = []
     for set_name, path in files:
