@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 
-from orvena_bench.formats.textmatch import fold
+from simphone.search import fold
 
 _WORDS: dict[str, str] = {
     "mother": """mother mum mom mummy mommy mama mutter mami mutti mère maman madre mamá mamma

@@ -1,6 +1,13 @@
 """Forgiving search, the way a phone searches: case- and accent-insensitive (through
 formats.textmatch), partial words, words in any order, and a best partial match when no item
-holds every word of the query."""
+holds every word of the query.
+
+On top of the scorer's folding, search treats as one letter what people of a script type
+interchangeably, as a phone's search does: Cyrillic ё and е (a Russian types "Артем" for
+"Артём"); Arabic alef maqsura and yeh (ى ي), taa marbuta and heh (ة ه), waw and yeh with hamza
+and without (ؤ و, ئ ي), and the Persian yeh and kaf (ی ک); Devanagari with and without the nukta
+(ज़ ज) and chandrabindu as anusvara (ँ ं). The scorer keeps them apart (they are different
+spellings in an answer); Latin, Greek and Arabic alef forms are folded by textmatch already."""
 
 from __future__ import annotations
 
@@ -9,9 +16,23 @@ import re
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from orvena_bench.formats.textmatch import WORD, fold
+from orvena_bench.formats.textmatch import WORD
+from orvena_bench.formats.textmatch import fold as _text_fold
 
 T = TypeVar("T")
+
+_EQUIVALENT = str.maketrans({
+    "ё": "е",
+    "ى": "ي", "ة": "ه", "ؤ": "و", "ئ": "ي", "ی": "ي", "ک": "ك",
+    "\u093c": None, "\u0901": "\u0902",
+})
+_EQUIVALENT_CHARS = re.compile("[ёىةؤئیک\u093c\u0901]")
+
+
+def fold(text: str) -> str:
+    """Text folded for search: the scorer's folding and the script equivalences above."""
+    folded = _text_fold(text)
+    return folded.translate(_EQUIVALENT) if _EQUIVALENT_CHARS.search(folded) else folded
 
 _WORD = WORD
 # Function words a user puts in a query that no item name holds ("my sister", "le café").

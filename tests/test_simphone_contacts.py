@@ -130,3 +130,17 @@ def test_bad_and_empty_arguments():
         "Error: unknown field 'name'; allowed fields: query"
     outcome = call(make_phone(base={}), "search_contacts", query="anyone")
     assert not outcome.failed and outcome.text == 'No contacts found matching "anyone".'
+
+
+def test_search_folds_the_letters_a_script_types_interchangeably():
+    from simphone.data import Contact
+    from simphone.tools.contacts import find_contacts
+
+    people = [Contact.model_validate({"id": "con-1", "name": "Артём Соколов"}),
+              Contact.model_validate({"id": "con-2", "name": "فاطمة الزهراء"}),
+              Contact.model_validate({"id": "con-3", "name": "रज़िया ख़ान"})]
+    assert [c.id for c in find_contacts(people, "Артем")[0]] == ["con-1"]
+    assert [c.id for c in find_contacts(people, "فاطمه")[0]] == ["con-2"]
+    assert [c.id for c in find_contacts(people, "रजिया खान")[0]] == ["con-3"]
+    # й is a letter of its own, not и with a mark.
+    assert find_contacts(people, "Артим")[0] == []

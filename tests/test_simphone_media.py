@@ -26,9 +26,10 @@ def test_sleep_is_hours_per_night_and_days_without_data_are_counted():
     assert text.endswith("no data for 2 of 4 days")
 
 
-def test_heart_rate_readings_are_averaged_per_day():
+def test_heart_rate_readings_are_averaged_per_day_and_listed_one_by_one():
     text = ok(make_phone(), "get_health_data", metric="heartRate", start="2026-11-03")
-    assert "- Tue 2026-11-03: 86 bpm (min 62 bpm, max 110 bpm, 2 readings)" in text
+    assert text.splitlines()[1:4] == ["- Tue 2026-11-03: 86 bpm (min 62 bpm, max 110 bpm, 2 readings)",
+                                      "  08:00 62 bpm", "  18:00 110 bpm"]
 
 
 def test_workouts_list_each_session_with_totals():

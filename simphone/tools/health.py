@@ -14,6 +14,8 @@ from simphone.units import Units, number
 
 # Metrics whose samples add up to a day's total; the others are readings.
 _ADDITIVE = frozenset({"steps", "distance", "flights", "activeEnergy", "exerciseMinutes"})
+# Readings listed per day (a day of a watch's heart rate can hold hundreds).
+_READINGS_PER_DAY = 48
 
 
 def _value(metric: str, value: float, units: Units) -> str:
@@ -65,8 +67,11 @@ def get_health_data(phone: Phone, args: dict[str, Any]) -> str:
     if metric == "workouts":
         return _workouts(samples, units, span)
     per_day: dict[date, list[float]] = defaultdict(list)
+    timed: dict[date, list[HealthSample]] = defaultdict(list)
     for sample in samples:
         per_day[sample.date].append(sample.value)
+        if sample.time is not None:
+            timed[sample.date].append(sample)
     lines = [f"{metric} {span}:"]
     values = []
     for day, readings in sorted(per_day.items()):
@@ -79,6 +84,12 @@ def get_health_data(phone: Phone, args: dict[str, Any]) -> str:
                       f"{_value(metric, max(readings), units)}, {len(readings)} readings)"
                       if len(readings) > 1 else "")
             lines.append(f"- {show_date(day)}: {_value(metric, value, units)}{spread}")
+            # Each reading with its time, as the Health app lists a day's samples.
+            if len(readings) > 1 and timed.get(day):
+                shown = timed[day][:_READINGS_PER_DAY]
+                lines.extend(f"  {r.time:%H:%M} {_value(metric, r.value, units)}" for r in shown)
+                if len(timed[day]) > len(shown):
+                    lines.append(f"  ... and {len(timed[day]) - len(shown)} more readings")
         values.append((value, day))
     average = sum(v for v, _ in values) / len(values)
     low, high = min(values), max(values)

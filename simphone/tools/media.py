@@ -8,6 +8,7 @@ from orvena_bench.formats.textmatch import fold
 from simphone.data import File, Photo
 from simphone.errors import ToolError
 from simphone.phone import Phone
+from simphone.placenames import other_names
 from simphone.search import matches, query_words, search
 from simphone.times import argument_range_end, argument_range_start, show_datetime
 from simphone.tools.common import count, labelled, line, more, quoted
@@ -39,7 +40,13 @@ def search_photos(phone: Phone, args: dict[str, Any]) -> str:
         photos = search(photos, args["query"], _photo_text)
         filters.append(f"matching {quoted(args['query'])}")
     if args.get("place"):
-        photos = [p for p in photos if p.place and matches(args["place"], p.place)]
+        at = [p for p in photos if p.place and matches(args["place"], p.place)]
+        # A city by another of its names ("Lisbon" for photos taken in "Lisboa, Portugal").
+        for name in ([] if at else other_names(args["place"])):
+            at = [p for p in photos if p.place and matches(name, p.place)]
+            if at:
+                break
+        photos = at
         filters.append(f"at {args['place']}")
     if args.get("person"):
         names = _people_named(phone, args["person"])

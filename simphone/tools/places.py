@@ -7,12 +7,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from orvena_bench.formats.textmatch import fold
 from simphone.data import Place, Route
 from simphone.errors import ToolError
 from simphone.hours import open_status, parse_hours, week_lines
 from simphone.phone import Phone
-from simphone.search import distance_km, matches, search, word_in, words
+from simphone.placenames import other_names
+from simphone.search import fold, distance_km, matches, search, word_in, words
 from simphone.times import argument_time, show_datetime, show_duration
 from simphone.tools.common import count, labelled, line, quoted
 
@@ -64,6 +64,15 @@ def _anchor(phone: Phone, near: str | None) -> Anchor | None:
     # (a city) is searched by address instead, so "near 747 Broadway" finds the cafe next door.
     area = [p for p in phone.places if p.address and matches(near, p.address)]
     if not area:
+        # The city by another of its names ("मुंबई" for an address in "Mumbai, India").
+        for name in other_names(near):
+            if location is not None and phone.device.allows("location") and matches(name, location.place):
+                return Anchor(location.place, location.lat, location.lon)
+            area = [p for p in phone.places if p.address and matches(name, p.address)]
+            if area:
+                near = name
+                break
+    if not area:
         return None
     located = [p for p in area if p.lat is not None and p.lon is not None]
     if located:
@@ -89,7 +98,7 @@ def search_places(phone: Phone, args: dict[str, Any]) -> str:
     found = [p for p in search(phone.places, query, _place_text)
              if p is not anchor.place or matches(query, _place_text(p))]
     if anchor.lat is None and near:
-        found = [p for p in found if p.address and matches(near, p.address)]
+        found = [p for p in found if p.address and matches(anchor.name, p.address)]
     ranked = sorted(((p, _distance(anchor, p)) for p in found),
                     key=lambda pd: (pd[1] is None, pd[1] or 0.0))
     ranked = [(p, d) for p, d in ranked if d is None or d <= _RADIUS_KM]
@@ -164,6 +173,18 @@ def _from_here(phone: Phone, origin: str | None) -> bool:
 
 
 def _routes(phone: Phone, to: str, origin: str | None) -> list[Route]:
+    """The routes to ``to`` (from ``origin``); a city given by another of its names
+    (simphone.placenames) finds the routes to it when the name as written finds none."""
+    found = _routes_named(phone, to, origin)
+    if not found and phone.routes:
+        for name in other_names(to):
+            found = _routes_named(phone, name, origin)
+            if found:
+                break
+    return found
+
+
+def _routes_named(phone: Phone, to: str, origin: str | None) -> list[Route]:
     targets = _end_names(phone, to)
     found = []
     for route in phone.routes:

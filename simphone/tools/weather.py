@@ -7,11 +7,11 @@ import re
 from datetime import date, timedelta
 from typing import Any
 
-from orvena_bench.formats.textmatch import fold
 from simphone.data import Weather, WeatherDay
 from simphone.errors import ToolError
 from simphone.phone import Phone
-from simphone.search import word_in, words
+from simphone.placenames import other_names
+from simphone.search import fold, word_in, words
 from simphone.times import argument_date, show_date
 from simphone.units import Units, number
 
@@ -23,11 +23,19 @@ def _name(place: str) -> str:
 
 
 def find_weather(phone: Phone, query: str) -> Weather | None:
-    """The weather entry a place text names: "Lyon", "lyon france", or an address in Lyon.
+    """The weather entry a place text names: "Lyon", "lyon france", or an address in Lyon; else
+    the entry another name of the city names ("मुंबई" finds "Mumbai, India", simphone.placenames).
 
     An entry whose name the query holds beats one whose name merely holds the query, so
     "Brașov" is Brașov and not Poiana Brașov; among the first the longest (most specific) name
     wins, among the second the shortest."""
+    found = _find_weather(phone, query)
+    if found is None and phone.weather:
+        found = next((e for e in map(lambda n: _find_weather(phone, n), other_names(query)) if e), None)
+    return found
+
+
+def _find_weather(phone: Phone, query: str) -> Weather | None:
     folded = fold(query)
     best, best_rank = None, None
     for entry in phone.weather:
