@@ -9,6 +9,7 @@ error with its text; it is never dropped (mlx_lm.server only logs a warning for 
 from __future__ import annotations
 
 import importlib
+import json
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import ModuleType
@@ -110,23 +111,76 @@ def _as_call(item: Any) -> ParsedCall:
     return ParsedCall(item["name"], arguments)
 
 
+# Formats whose argument values are bare text, typed by the parser from the declared schema.
+_TEXT_VALUED = frozenset({"qwen3_coder"})
+
+
+def _union_types(tools: list[dict[str, Any]] | None, name: str) -> dict[str, set[str]]:
+    """The parameters of a declared tool whose schema allows several JSON types."""
+    for tool in tools or []:
+        function = tool.get("function", tool)
+        if function.get("name") == name:
+            properties = (function.get("parameters") or {}).get("properties") or {}
+            return {k: set(v["type"]) for k, v in properties.items()
+                    if isinstance(v, dict) and isinstance(v.get("type"), list)}
+    return {}
+
+
+def _typed(call: ParsedCall, tools: list[dict[str, Any]] | None) -> ParsedCall:
+    """A bare-text call with its union-typed values read as the model meant them: mlx-lm's
+    qwen3_coder reads a parameter typed ``["string", "integer", "boolean"]`` with Python's
+    literal rules, so the template's own ``True`` is a boolean but a JSON-style ``true`` stays
+    the string "true". ``true``/``false`` is a boolean wherever the schema allows one."""
+    unions = _union_types(tools, call.name)
+    fixed = {k: (v.strip().lower() == "true")
+             for k, v in call.arguments.items()
+             if k in unions and "boolean" in unions[k] and isinstance(v, str)
+             and v.strip() in ("true", "false")}
+    return ParsedCall(call.name, {**call.arguments, **fixed}) if fixed else call
+
+
 def parse_text(text: str, tool_format: str, tools: list[dict[str, Any]] | None = None, *,
                in_reasoning: bool = False) -> Generation:
     """A Generation from raw text: answer, reasoning, parsed calls and one parse error per
     block that could not be parsed. Timing is left for the caller."""
     split = split_text(text, tool_format, in_reasoning=in_reasoning)
-    parse = parser_module(tool_format).parse_tool_call
+    module = parser_module(tool_format)
+    parse = module.parse_tool_call
     calls: list[ParsedCall] = []
     errors: list[str] = []
+    unread: list[str] = []
     for block in split.blocks:
         try:
             parsed = parse(block, tools)
             items = parsed if isinstance(parsed, list) else [parsed]
-            calls.extend(_as_call(item) for item in items)
+            found = [_as_call(item) for item in items]
+            if tool_format in _TEXT_VALUED:
+                found = [_typed(c, tools) for c in found]
+            calls.extend(found)
         except Exception as e:  # noqa: BLE001 - parsers raise anything; every failure is recorded
             errors.append(f"{type(e).__name__}: {e} in {block.strip()[:500]!r}")
-    return Generation(text=text, content=split.content, reasoning=split.reasoning,
+            unread.append(_raw_block(text, block, module.tool_call_start, module.tool_call_end))
+    # An unreadable block stays in the turn's text, as written: the next prompt shows the model
+    # its own turn (not an empty one before an error), and re-renders the text it generated.
+    content = "\n\n".join(p for p in (split.content, "\n".join(unread)) if p)
+    return Generation(text=text, content=content, reasoning=split.reasoning,
                       calls=calls, parse_errors=errors)
+
+
+def _bare(value: Any) -> str:
+    """A qwen3_coder value as Qwen3.5's template writes it: objects and arrays as tojson
+    (``json.dumps`` with its spacing, non-ASCII kept), anything else through Jinja's
+    ``| string`` (Python's ``str``: ``True``, ``30``)."""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def _raw_block(text: str, block: str, start: str, end: str | None) -> str:
+    """A call block with its markers, as it stands in the text (unterminated: no end)."""
+    raw = f"{start}{block}"
+    at = text.find(raw)
+    return raw + end if end and at >= 0 and text.startswith(end, at + len(raw)) else raw
 
 
 def render_calls(calls: list[ParsedCall], tool_format: str = DEFAULT_FORMAT) -> str:
@@ -137,9 +191,8 @@ def render_calls(calls: list[ParsedCall], tool_format: str = DEFAULT_FORMAT) -> 
         if tool_format == "json_tools":
             body = orjson.dumps({"name": call.name, "arguments": call.arguments}).decode()
         elif tool_format == "qwen3_coder":
-            params = "".join(
-                f"<parameter={k}>\n{v if isinstance(v, str) else orjson.dumps(v).decode()}\n</parameter>\n"
-                for k, v in call.arguments.items())
+            params = "".join(f"<parameter={k}>\n{_bare(v)}\n</parameter>\n"
+                             for k, v in call.arguments.items())
             body = f"<function={call.name}>\n{params}</function>"
         else:
             raise ValueError(f"cannot write calls in tool format {tool_format!r}")

@@ -45,3 +45,35 @@ def test_calls_written_by_render_calls_parse_back(fmt):
 def test_an_unknown_format_is_a_clear_error():
     with pytest.raises(ValueError, match="unknown tool format 'hermes9'"):
         parse_text("x", "hermes9")
+
+
+SETTING = [{"type": "function", "function": {"name": "set_device_setting", "parameters": {
+    "type": "object", "properties": {"setting": {"type": "string"},
+                                     "value": {"type": ["string", "integer", "boolean"]}}}}}]
+
+
+def _setting_call(value: str) -> str:
+    return ("<tool_call>\n<function=set_device_setting>\n<parameter=setting>\nlowPower\n</parameter>\n"
+            f"<parameter=value>\n{value}\n</parameter>\n</function>\n</tool_call>")
+
+
+@pytest.mark.parametrize("written, meant", [("true", True), ("True", True), ("false", False),
+                                            ("30", 30), ("on", "on")])
+def test_a_union_typed_value_is_read_as_the_model_meant_it(written, meant):
+    (call,) = parse_text(_setting_call(written), "qwen3_coder", SETTING).calls
+    assert call.arguments["value"] == meant and type(call.arguments["value"]) is type(meant)
+
+
+def test_render_calls_writes_qwen3_coder_values_as_the_template_does():
+    text = render_calls([ParsedCall("set_device_setting", {"setting": "lowPower", "value": True}),
+                         ParsedCall("x", {"items": [{"a": 7.2, "b": "é"}]})], "qwen3_coder")
+    assert "\nTrue\n" in text and '[{"a": 7.2, "b": "é"}]' in text
+
+
+def test_an_unreadable_block_stays_in_the_turns_text_as_written():
+    broken = "<tool_call>\n<function=list_events>\n<parameter=start>\n2026-11-06\n</parameter>\n</tool_call>"
+    g = parse_text("Checking.\n\n" + broken, "qwen3_coder")
+    assert g.calls == [] and len(g.parse_errors) == 1
+    assert g.content == "Checking.\n\n" + broken
+    unterminated = '<tool_call>\n{"name": "a", "arguments": {'
+    assert parse_text(unterminated, "json_tools").content == unterminated
