@@ -30,13 +30,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from babel.messages.pofile import read_po  # noqa: E402
+from babel.messages.pofile import read_po
 
-from orvena_bench.formats.languages import LANGUAGES  # noqa: E402
-from scoring.language import (  # noqa: E402
+from orvena_bench.formats.languages import LANGUAGES
+from scoring.language import (
     ENGLISH_ONLY, LanguageCheck, letter_count, same_language, strip_for_language,
 )
-from scoring.settle import group_of, settle  # noqa: E402
+from scoring.settle import group_of, settle
 
 # UDHR file per bench language (plus Norwegian, Serbian and Malay, which count as da, hr, id).
 UDHR_FILES = {

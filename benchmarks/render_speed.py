@@ -26,15 +26,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from orvena_bench.formats.catalog import load_catalog  # noqa: E402
-from orvena_bench.formats.clock import clock_for  # noqa: E402
-from orvena_bench.formats.paths import catalog_path  # noqa: E402
-from orvena_bench.formats.scenario import Scenario  # noqa: E402
-from harness.backends.chat_template import ChatRenderer  # noqa: E402
-from harness.loaders import Toolset  # noqa: E402
-from harness.prompt import first_round  # noqa: E402
-from harness.routing import route  # noqa: E402
-from harness.world import scenario_world  # noqa: E402
+from orvena_bench.formats.catalog import load_catalog
+from orvena_bench.formats.clock import clock_for
+from orvena_bench.formats.paths import catalog_path
+from orvena_bench.formats.scenario import Scenario
+from harness.backends.chat_template import ChatRenderer
+from harness.loaders import Toolset
+from harness.prompt import first_round
+from harness.routing import route
+from harness.world import scenario_world
 
 SCENARIO = {
     "id": "en-render-speed", "language": "en", "category": "calendar",

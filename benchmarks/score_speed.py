@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from orvena_bench.formats.result import ResultLine  # noqa: E402
-from orvena_bench.formats.scenario import Scenario  # noqa: E402
-from scoring.batch import Known, score_lines  # noqa: E402
-from scoring.language import LanguageCheck  # noqa: E402
-from scoring.score import expected_for  # noqa: E402
+from orvena_bench.formats.result import ResultLine
+from orvena_bench.formats.scenario import Scenario
+from scoring.batch import Known, score_lines
+from scoring.language import LanguageCheck
+from scoring.score import expected_for
 
 # Answer pieces per language: {name} {place} {time} are filled in at random.
 ANSWERS = {

@@ -390,8 +390,8 @@ def report_lines(chat: ChatSide, checks: list[ScenarioCheck], config: dict[str, 
 
 
 def verdict(lines: list[Line]) -> tuple[bool, str]:
-    failed = [l.name for l in lines if l.state == "fail"]
-    warned = [l.name for l in lines if l.state == "warn"]
+    failed = [line.name for line in lines if line.state == "fail"]
+    warned = [line.name for line in lines if line.state == "warn"]
     if failed:
         return False, f"FAIL ({', '.join(failed)})"
     return True, "PASS" + (f" with warnings ({', '.join(warned)})" if warned else "")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import appending, read_models, write_models
+from orvena_bench.formats.jsonl import read_models, write_models
 from orvena_bench.formats.result import CallRecord, Message, ResultLine, Round, RoundCall, TurnFailure
 from orvena_bench.formats.scenario import Scenario
 from harness.backend import Generation

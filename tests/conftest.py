@@ -1,10 +1,25 @@
-"""Shared fixtures: the tiny random MLX models, built once per test session."""
+"""Shared fixtures: the tiny random MLX models, built once per test session. Tests marked
+``network`` (they install from a package registry) run only with ``--run-network``."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 import pytest
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--run-network", action="store_true",
+                     help="also run the tests that install from a package registry")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if config.getoption("--run-network"):
+        return
+    skip = pytest.mark.skip(reason="installs from a package registry: opt in with --run-network")
+    for item in items:
+        if "network" in item.keywords:
+            item.add_marker(skip)
 
 
 @pytest.fixture(scope="session")

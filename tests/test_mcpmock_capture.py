@@ -78,6 +78,7 @@ TODOIST_PACKAGE = "@doist/todoist-mcp@11.0.0"
 
 @pytest.fixture(scope="session")
 def todoist_install(tmp_path_factory):
+    """Runs npm install: only for tests marked ``network`` (opt in with --run-network)."""
     if shutil.which("npx") is None or shutil.which("npm") is None:
         pytest.skip("npx/npm not installed: the npm-registry capture test needs Node.js")
     prefix = tmp_path_factory.mktemp("npm")
@@ -96,6 +97,7 @@ def todoist_install(tmp_path_factory):
     return prefix
 
 
+@pytest.mark.network
 def test_capture_a_real_server_from_the_npm_registry(todoist_install, tmp_path, monkeypatch,
                                                      capsys):
     monkeypatch.setenv("TODOIST_API_KEY", "dummy")

@@ -117,7 +117,7 @@ class BatchEngine:
                 if active:
                     self._step(generator, active)
                 b.stats.model_seconds += time.perf_counter() - busy
-        except BaseException as e:  # noqa: BLE001 - every waiting round must hear of it
+        except BaseException as e:  # every waiting round must hear of it (re-raised below)
             for item in active.values():
                 if not item.future.done():
                     item.future.set_exception(e)

@@ -32,7 +32,6 @@ def reference_run(item: Located, catalog: Catalog) -> ResultLine:
 
 
 def reference_problems(item: Located, catalog: Catalog, line: ResultLine | None = None) -> list[FormatError]:
-    s = item.scenario
     line = line if line is not None else reference_run(item, catalog)
     out = []
     if line.failure is not None:
