@@ -1,7 +1,7 @@
-"""The MCP fixtures of Gmail, Google Drive, Google Calendar, GitHub, Todoist and Granola: each file is
-a tools/list result the MCP SDK accepts, with the card's tool count, the services' real operation
-names, unique and well-formed names, valid schemas, every argument described and the four
-annotation hints on every tool."""
+"""The 12 MCP fixtures (fixtures/mcp/): each file is a tools/list result the MCP SDK accepts and
+mcpmock loads, with the card's tool count, the services' real operation names, unique and
+well-formed names, valid schemas, the four annotation hints on every tool, and output schemas
+exactly where the real servers send them."""
 
 import json
 import re
@@ -11,20 +11,22 @@ import pytest
 from jsonschema import Draft202012Validator, validators
 from mcp.types import ListToolsResult
 
+from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.paths import fixtures_dir
 from mcpmock.fixtures import load_fixture
 
 # The card's capture counts ("MCP tool lists" table).
 COUNTS = {
-    "gmail": 23,
-    "google-drive": 8,
-    "google-calendar": 9,
-    "github": 131,
-    "todoist": 47,
-    "granola": 6,
+    "gmail": 23, "google-drive": 8, "google-calendar": 9, "github": 131, "todoist": 47,
+    "granola": 6, "home-assistant": 39, "notion": 44, "linear": 76, "airtable": 46,
+    "atlassian": 40, "zapier": 22,
 }
 NAME = re.compile(r"^[A-Za-z0-9_.-]{1,128}$")
 HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
+# GitHub's and Todoist's servers send the display title only inside annotations.
+TITLE_IN_ANNOTATIONS = {"github", "todoist"}
+# Captures whose every argument carries a description (the others are third-party captures).
+DESCRIBED = ("gmail", "google-drive", "google-calendar", "github", "todoist", "granola")
 
 # Names the services are known to use (fixtures/mcp/README.md says where each comes from).
 KNOWN = {
@@ -93,7 +95,7 @@ def test_the_file_is_a_tools_list_of_the_cards_count_of_valid_tools(connection):
         assert set(t.input_schema.get("required", [])) <= set(t.input_schema.get("properties", {})), t.name
 
 
-@pytest.mark.parametrize("connection", COUNTS)
+@pytest.mark.parametrize("connection", KNOWN)
 def test_the_services_real_operation_names_are_there(connection):
     assert KNOWN[connection] - {t["name"] for t in tools(connection)} == set()
 
@@ -104,23 +106,35 @@ def test_output_schemas_only_where_the_real_server_has_them():
     assert all(t["outputSchema"]["type"] == "object" for c in COUNTS for t in tools(c) if "outputSchema" in t)
     for google in ("gmail", "google-drive", "google-calendar"):
         assert len(with_output[google]) == COUNTS[google], google
-    assert with_output["github"] == set()
     assert {t["name"] for t in tools("todoist")} - with_output["todoist"] == {"view-attachment"}
+    assert {c for c, names in with_output.items() if names} == {
+        "gmail", "google-drive", "google-calendar", "todoist"}
+
+
+def test_an_invalid_output_schema_is_refused_when_the_fixture_loads(tmp_path):
+    data = load("todoist")
+    broken = {**data, "tools": [{**data["tools"][0], "outputSchema": {"type": "object",
+                                                                      "properties": 5}}]}
+    path = tmp_path / "todoist.json"
+    path.write_text(json.dumps(broken), encoding="utf-8")
+    with pytest.raises(FormatError, match="outputSchema"):
+        load_fixture(path)
 
 
 @pytest.mark.parametrize("connection", COUNTS)
 def test_every_tool_has_a_display_title_a_description_and_the_four_hints(connection):
     for t in tools(connection):
         annotations = t["annotations"]
-        # MCP's display-name order is title, then annotations.title; GitHub and Todoist send only the latter.
-        assert t.get("title") or annotations.get("title"), t["name"]
+        # MCP's display-name order is title, then annotations.title.
+        title = annotations.get("title") if connection in TITLE_IN_ANNOTATIONS else t.get("title")
+        assert title, t["name"]
         assert len(t.get("description", "")) >= 20, t["name"]
         assert all(isinstance(annotations.get(h), bool) for h in HINTS), t["name"]
         if annotations["readOnlyHint"]:
             assert not annotations["destructiveHint"], t["name"]
 
 
-@pytest.mark.parametrize("connection", COUNTS)
+@pytest.mark.parametrize("connection", DESCRIBED)
 def test_every_argument_is_described(connection):
     assert {t["name"]: undescribed(t["inputSchema"]) for t in tools(connection)
             if undescribed(t["inputSchema"])} == {}
@@ -128,9 +142,17 @@ def test_every_argument_is_described(connection):
 
 @pytest.mark.parametrize("connection", COUNTS)
 def test_a_call_without_required_arguments_fails_validation(connection):
+    """The schemas are strict enough for the responder to reject a call that leaves out a
+    required field."""
     for t in tools(connection):
         if t["inputSchema"].get("required"):
             assert not validator(t["inputSchema"]).is_valid({}), t["name"]
+
+
+def test_closed_schemas_reject_unknown_arguments():
+    v = validator(tool("linear", "get_issue")["inputSchema"])
+    assert v.is_valid({"id": "ENG-142"})
+    assert not v.is_valid({"id": "ENG-142", "issueKey": "ENG-142"})
 
 
 def test_typical_calls_validate():
@@ -151,6 +173,16 @@ def test_typical_calls_validate():
         ("todoist", "find-tasks-by-date", {"startDate": "today", "daysCount": 7}),
         ("granola", "list_meetings", {"time_range": "last_week"}),
         ("granola", "get_meetings", {"meeting_ids": ["c81d271e-99aa-4b6e-9f3e-0d7a1c2b3e4f"]}),
+        ("home-assistant", "HassTurnOn", {"name": "Kitchen light"}),
+        ("home-assistant", "HassLightSet", {"area": "Living Room", "domain": ["light"], "brightness": 40}),
+        ("home-assistant", "GetLiveContext", {"domain": ["sensor", "climate"]}),
+        ("notion", "notion-search", {"query": "Q4 budget"}),
+        ("notion", "notion-create-pages", {"pages": [{"properties": {"title": "Trip notes"}, "content": "# Day 1"}]}),
+        ("linear", "save_issue", {"team": "ENG", "title": "Fix login", "priority": 2, "assignee": "me"}),
+        ("airtable", "create_records_for_table",
+         {"baseId": "appAbc", "tableId": "Leads", "records": [{"fields": {"Name": "Aoife Byrne"}}]}),
+        ("atlassian", "searchJiraIssuesUsingJql", {"cloudId": "c1", "jql": "assignee = currentUser()"}),
+        ("zapier", "gmail_send_email", {"instructions": "Send the agenda", "to": ["ciara@gmail.example"]}),
     ]
     for connection, name, arguments in calls:
         v = validator(tool(connection, name)["inputSchema"])
@@ -186,5 +218,5 @@ def test_todoist_keeps_the_typescript_servers_shape():
         assert t["inputSchema"]["$schema"] == "http://json-schema.org/draft-07/schema#", t["name"]
 
 
-def test_the_six_files_hold_224_tools():
-    assert sum(len(tools(c)) for c in COUNTS) == 224
+def test_the_twelve_files_hold_491_tools():
+    assert sum(len(tools(c)) for c in COUNTS) == 491
