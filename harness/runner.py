@@ -107,10 +107,21 @@ class Selection:
     language: str | None = None
     limit: int | None = None
     shard: tuple[int, int] | None = None
+    # A distributed launch's share (i, n), taken after the limit, so that the ranks together run
+    # exactly what one process with the same flags runs (harness/distributed.py).
+    share: tuple[int, int] | None = None
 
     def apply(self, scenarios: Iterable[Scenario]) -> list[Scenario]:
         """Filters first, then the shard (every n-th of what is left, from the i-th), then the
-        limit, so shards of one selection never overlap."""
+        limit, so shards of one selection never overlap; then a launch's share."""
+        chosen = self.whole(scenarios)
+        if self.share is not None:
+            i, n = self.share
+            chosen = chosen[i - 1::n]
+        return chosen
+
+    def whole(self, scenarios: Iterable[Scenario]) -> list[Scenario]:
+        """The selection before a launch's share: what every rank's lines add up to."""
         chosen = [s for s in scenarios
                   if (not self.ids or s.id in self.ids)
                   and (self.category is None or s.category == self.category)

@@ -11,9 +11,12 @@ from orvena_bench.formats.catalog import load_catalog
 from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.paths import catalog_path, scenarios_dir
 from harness.backends import BACKENDS, BackendOptions, add_model_arguments, create, model_extra
+from harness.distributed import (Ranks, gathered_lines, join_group, rank_out, share_payload, stop_on_term,
+                                 write_gathered)
 from harness.loop import DEFAULT_MAX_ROUNDS
 from harness.phone_check import check_selected
-from harness.recording import last_per_key, line_key, read_results
+from harness.manifest import add_run, read_manifest
+from harness.recording import last_per_key, line_key, read_results, results_path
 from harness.runner import SETS, RunSpec, Selection, load_scenarios, parse_shard, run_set, set_names, short_name
 
 
@@ -90,6 +93,31 @@ def run(args: argparse.Namespace) -> int:
     if args.batch < 1:
         raise FormatError("--batch must be at least 1")
     shard = parse_shard(args.shard) if args.shard else None
+    ranks = join_group()  # under mlx.launch: this rank's share, gathered by rank 0 at the end
+    if ranks is not None and shard is not None:
+        raise FormatError("--shard and a distributed launch do not mix: the launch gives each "
+                          "rank its share")
+    if ranks is not None:
+        stop_on_term(ranks, args.out)
+    try:
+        files, selection, spec = _prepare(args, backend_name, shard, ranks)
+        status, written = _run_sets(files, selection, spec, backend_name)
+    except (FormatError, OSError) as e:
+        if ranks is None:
+            raise
+        return finish_launch(ranks, args, [], None, "", failed=e)
+    if ranks is not None:
+        return finish_launch(ranks, args, files, selection, spec.model, status=status)
+    if not written:
+        print("orvena-bench run: no scenario matched the selection", file=sys.stderr)
+        return 1
+    write_tables(args.out, [path for _, path in files])
+    return status
+
+
+def _prepare(args: argparse.Namespace, backend_name: str, shard, ranks: Ranks | None
+             ) -> tuple[list[tuple[str, Path]], Selection, RunSpec]:
+    """The sets, the selection and the run (its backend loaded) that the flags ask for."""
     model = _model_name(args, backend_name)
     files = _files(args)
     catalog = load_catalog(catalog_path())
@@ -112,12 +140,20 @@ def run(args: argparse.Namespace) -> int:
     flags = {k: v for k, v in vars(args).items() if k != "func"}
     flags["backend"] = backend_name
     spec = RunSpec(backend=backend, catalog=catalog, model=model, seed=args.seed,
-                   max_rounds=args.max_rounds, out=args.out, resume=args.resume, rerun=args.rerun,
-                   shard=shard, flags=flags, recorded=recorded, progress=not args.no_progress,
+                   max_rounds=args.max_rounds, out=rank_out(args.out) if ranks else args.out,
+                   resume=args.resume, rerun=args.rerun,
+                   shard=ranks.shard if ranks else shard, flags=flags, recorded=recorded,
+                   progress=not args.no_progress,
                    workers=args.batch, max_backend_failures=max(0, args.max_backend_failures))
     selection = Selection(ids=ids, category=args.category, language=args.language,
-                          limit=args.limit, shard=shard)
+                          limit=args.limit, shard=shard, share=ranks.shard if ranks else None)
 
+    return files, selection, spec
+
+
+def _run_sets(files: list[tuple[str, Path]], selection: Selection, spec: RunSpec,
+              backend_name: str) -> tuple[int, list[Path]]:
+    """Run each selected set into its result file; (exit status so far, files written)."""
     check_selected(files, selection.apply)  # every bad phone at once, before the first turn
     status = 0
     written = []
@@ -152,11 +188,7 @@ def run(args: argparse.Namespace) -> int:
             print(f"replay diverges: {sid}: " + "; ".join(found))
         if backend_name == "replay":
             print(f"replay: {result.ran - len(result.divergences)}/{result.ran} lines reproduced exactly")
-    if not written:
-        print("orvena-bench run: no scenario matched the selection", file=sys.stderr)
-        return 1
-    write_tables(args.out, [path for _, path in files])
-    return status
+    return status, written
 
 
 def write_tables(out: Path, scenario_files: list[Path]) -> None:
@@ -166,3 +198,36 @@ def write_tables(out: Path, scenario_files: list[Path]) -> None:
 
     for path in write_tables_of(out, scenario_files):
         print(f"wrote {path}")
+
+
+def finish_launch(ranks: Ranks, args: argparse.Namespace, files: list[tuple[str, Path]],
+                  selection: Selection | None, model: str, *, status: int = 0,
+                  failed: BaseException | None = None) -> int:
+    """Every rank, after its share: say whether it failed, then (when none did) send its lines to
+    rank 0, which writes each set's one results file and the tables (harness/distributed.py)."""
+    if failed is not None:
+        print(f"orvena-bench run: rank {ranks.rank} of {ranks.size}: {failed}", file=sys.stderr)
+    stopped = ranks.failed_ranks(failed is not None)
+    if stopped:
+        print(f"orvena-bench run: rank {', '.join(map(str, stopped))} of {ranks.size} stopped; "
+              f"every rank's lines are kept under {rank_out(args.out)}: run the same launch with "
+              "--resume to go on", file=sys.stderr)
+        return 1
+    written = []
+    for set_name, path in files:
+        share = results_path(rank_out(args.out), set_name, model, ranks.shard)
+        payloads = ranks.gather(share_payload(share))
+        if not ranks.first or not any(payloads):
+            continue
+        scenarios, _ = load_scenarios(path)
+        order = [s.id for s in selection.whole(scenarios)]
+        target = results_path(args.out, set_name, model)
+        count = write_gathered(target, gathered_lines(payloads), order)
+        runs = read_manifest(share)
+        if runs:
+            add_run(target, {**runs[-1], "ranks": ranks.size})
+        print(f"{set_name}: gathered {count} lines from {ranks.size} ranks -> {target}")
+        written.append(target)
+    if ranks.first and written:
+        write_tables(args.out, [path for _, path in files])
+    return status

@@ -72,11 +72,15 @@ def write_file(path: str | Path, lines: Iterable[ResultLine]) -> None:
 
 
 def result_files(paths: Iterable[str | Path]) -> list[Path]:
-    """The files named, with every ``*.jsonl`` below a named folder (sorted)."""
+    """The files named, with every ``*.jsonl`` below a named folder (sorted), but for those in
+    folders whose name starts with a dot."""
     files: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
-            found = sorted(f for f in p.rglob("*.jsonl") if f.is_file())
+            # Folders named with a dot are a run's working files (a launch's rank shares,
+            # harness/distributed.py), never results beside the gathered file.
+            found = sorted(f for f in p.rglob("*.jsonl") if f.is_file()
+                           and not any(part.startswith(".") for part in f.relative_to(p).parts[:-1]))
             if not found:
                 raise FormatError("no result files (*.jsonl) in this folder", file=str(p))
             files.extend(found)
