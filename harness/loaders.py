@@ -1,7 +1,8 @@
 """The three loaders, which decide what a small model sees in a turn.
 
 At round 1 the model is given the 38 native tools (catalog order, the same in every scenario) and,
-in the system prompt, the installed connections with one line each. MCP schemas are declared on
+in the phone's context that opens the first user message, the installed connections with one line
+each. MCP schemas are declared on
 demand, because six connections hold hundreds of tools (GitHub alone 131):
 
 - ``load_connectors(connections)`` lists the operations of installed connections, one line each
@@ -10,7 +11,8 @@ demand, because six connections hold hundreds of tools (GitHub alone 131):
   after the natives, in load order; names may be ``<connection>/<operation>``, the internal id
   ``mcp.<uuid>.<operation>``, or a bare operation name that only one installed connection has;
   native names are accepted and reported as already declared;
-- ``load_skills(skills)`` returns the skills' guidance text and appends it to the system prompt.
+- ``load_skills(skills)`` returns the skills' guidance text, as the tool result (the system prompt
+  never changes within a turn).
 
 A loader answers with a ToolOutcome like any tool; unknown names are listed in its text, and it
 fails only when none of the names resolved.
@@ -23,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from orvena_bench.formats.catalog import Catalog, Skill
+from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.tooling import ToolOutcome
 from mcpmock import Fixture, public_name, tool_declaration
 
@@ -88,9 +90,6 @@ class McpDirectory:
         name = name.strip()
         return self._by_name.get(name) or self._bare.get(name)
 
-    def installed(self, connection: str) -> bool:
-        return connection in self.connections
-
 
 @dataclass
 class Toolset:
@@ -98,7 +97,6 @@ class Toolset:
 
     catalog: Catalog
     mcp: McpDirectory
-    skills: list[Skill] = field(default_factory=list)
     mcp_tools: list[McpTool] = field(default_factory=list)
 
     def declared(self) -> list[dict[str, Any]]:
@@ -183,8 +181,6 @@ def load_skills(toolset: Toolset, arguments: dict[str, Any]) -> ToolOutcome:
         if skill is None:
             unknown.append(name)
             continue
-        if skill not in toolset.skills:
-            toolset.skills.append(skill)
         parts.append(f"# {skill.name}\n{skill.guidance.strip()}")
     if unknown:
         parts.append("Unknown skills: " + ", ".join(unknown) + ". Available: "

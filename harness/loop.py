@@ -2,8 +2,8 @@
 the round limit ends the turn as failed.
 
 Each round the model gets the system prompt (the same in every round and scenario: what a loader
-returns, a skill's guidance too, reaches the model as a tool result, so a prompt only ever grows at
-its end), the conversation so far (the scenario's history turns, then the request, then every
+returns reaches the model as a tool result; why: docs/backends.md, "Prefilling each token once"),
+the conversation so far (the scenario's history turns, then the request, then every
 assistant message and tool result of the turn; the phone's context opens the first user message)
 and the declared tools. Its calls run in the order written; each result, failed or not, goes back
 as a tool message. A call block that could not be parsed goes back as a failed tool message too, so

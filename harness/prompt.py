@@ -6,7 +6,7 @@ differs per scenario, so it opens the conversation's first user message instead,
 guidance reaches the model as the result of ``load_skills`` (harness/loaders.py). Whichever side
 of the system prompt a chat template puts the tool schemas, the prompt up to the first user
 message is then the same for every scenario, a prompt cache shares it whole, and within a turn
-a prompt only grows at its end (issue 7).
+a prompt only grows at its end (why: docs/backends.md, "Prefilling each token once").
 """
 
 from __future__ import annotations

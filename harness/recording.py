@@ -118,10 +118,6 @@ def last_per_key(lines: Iterable[ResultLine]) -> list[ResultLine]:
     return list(latest.values())
 
 
-def recorded_keys(path: str | Path) -> set[tuple[str, int]]:
-    return {line_key(line) for line in read_results(path)}
-
-
 def compact(path: str | Path) -> int:
     """Rewrite a result file atomically with one line per (id, seed), the last written; returns
     how many older lines were dropped."""

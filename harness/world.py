@@ -1,5 +1,7 @@
 """The world one scenario run acts on: its simulated phone (simphone) and its scripted
-connections (mcpmock). The only module of the loop that knows where tools are implemented."""
+connections (mcpmock): where the loop sends a turn's native and MCP calls. The routing also asks
+simphone whether native arguments are valid (harness/routing.py) and the loaders read the
+connections' fixtures (harness/loaders.py); neither runs a tool."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The project's own scenario sets: exactly the card's composition, and every scenario passes the
-validator, the reference agent's run through the real loop included (issue 6: "run in CI over
-every set"), with no lint warning, and every alternative behaviour of scenarios/behaviours/
-scores as its line says (issue 12)."""
+validator, the reference agent's run through the real loop included (in CI, over every set), with no
+lint warning, and every alternative behaviour of scenarios/behaviours/ scores as its line says."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Alternative behaviours (issue 12, deliverable 4): read from their files, played through the real
+"""Alternative behaviours: read from their files, played through the real
 loop instead of the scenario's reference, scored by the real scorer, and compared with the verdict
 their line gives."""
 

@@ -1,6 +1,6 @@
-"""The validator's lints (issue 12, deliverable 3) and the rules for scenarios written to the card
-alone (deliverable 6): each lint names the scenario and field, fires on the trap it is for and
-stays quiet on what a scenario writer rightly writes."""
+"""The validator's lints and the rules for scenarios written to the card alone: each lint names
+the scenario and field, fires on the trap it is for and stays quiet on what a scenario writer
+rightly writes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The scenario validator: each rule of issue 6 rejects what it should and accepts good data."""
+"""The scenario validator: each rule (docs/scenarios.md) rejects what it should and accepts good data."""
 
 from __future__ import annotations
 

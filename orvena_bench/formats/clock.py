@@ -224,10 +224,6 @@ def find_tokens(text: str) -> list[str]:
     return [m.group(0) for m in _TOKEN_LIKE.finditer(text)]
 
 
-def token_kinds() -> tuple[str, ...]:
-    return _TOKEN_KINDS
-
-
 def clock_for(phone: dict, language: str, moment: datetime | None = None) -> Clock:
     """The clock of a scenario's phone (locale and timeZone fields), at the given moment."""
     return Clock(
