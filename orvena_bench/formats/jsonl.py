@@ -35,6 +35,7 @@ from pydantic import BaseModel, ValidationError
 from orvena_bench.formats.errors import FormatError
 
 M = TypeVar("M", bound=BaseModel)
+T = TypeVar("T")
 
 BOM = b"\xef\xbb\xbf"
 # A run of 19 digits may be an integer orjson would read as a float (it keeps 64 bits).
@@ -176,25 +177,33 @@ def iter_lines(path: str | Path, *, on_torn: Callable[[TornLine], None] = say_to
             yield number, raw
 
 
-def read_models(path: str | Path, model: type[M], *,
-                errors: list[FormatError] | None = None,
-                on_torn: Callable[[TornLine], None] = say_torn) -> list[M]:
-    """All lines of a file as models; raises one FormatError listing every bad line. With an
-    ``errors`` list, bad lines are added to it instead and the good ones returned, so one broken
-    line never stops the others. A torn last line is set aside (``iter_lines``)."""
-    items, collect = [], errors
-    errors = []
+def parse_lines(path: str | Path, parse: Callable[[Any], T], errors: list[FormatError], *,
+                on_torn: Callable[[TornLine], None] = say_torn) -> list[tuple[int, T]]:
+    """(line number, ``parse(JSON)``) for every line that parses: the one loop every reader of a
+    file kind goes through. One error per bad line goes to ``errors``, so one broken line never
+    stops the others; a torn last line is set aside (``iter_lines``)."""
+    items = []
     for number, raw in iter_lines(path, on_torn=on_torn):
         try:
-            items.append(model.model_validate(loads(raw)))
+            items.append((number, parse(loads(raw))))
         except ValidationError as e:
             errors.extend(line_errors(e, str(path), number))
         except ValueError as e:
             errors.append(FormatError(f"not valid JSON ({e})", file=str(path), line=number))
-    if collect is not None:
-        collect.extend(errors)
-    elif errors:
-        raise FormatErrors(errors)
+    return items
+
+
+def read_models(path: str | Path, model: type[M], *,
+                errors: list[FormatError] | None = None,
+                on_torn: Callable[[TornLine], None] = say_torn) -> list[M]:
+    """All lines of a file as models; raises one FormatError listing every bad line. With an
+    ``errors`` list, bad lines are added to it instead and the good ones returned."""
+    found: list[FormatError] = []
+    items = [item for _, item in parse_lines(path, model.model_validate, found, on_torn=on_torn)]
+    if errors is not None:
+        errors.extend(found)
+    elif found:
+        raise FormatErrors(found)
     return items
 
 

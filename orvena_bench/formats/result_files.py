@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import FormatErrors, write_models
+from orvena_bench.formats.jsonl import FormatErrors, parse_lines, write_models
 from orvena_bench.formats.result import ResultLine
-from orvena_bench.formats.scenario_files import SETS, parse_lines
+from orvena_bench.formats.scenario_files import SETS
 
 # A recorded scenario run: (model, scenario id, seed).
 Key = tuple[str, str, int]

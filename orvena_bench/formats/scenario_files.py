@@ -7,39 +7,17 @@ reported with file, line and field, and never stop the other scenarios.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
-
-import orjson
-from pydantic import ValidationError
 
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import iter_lines, line_errors
+from orvena_bench.formats.jsonl import parse_lines
 from orvena_bench.formats.paths import scenarios_dir
 from orvena_bench.formats.scenario import Scenario
 
 # The card's three scenario sets, in its order.
 SETS: tuple[str, ...] = ("bench", "restraint", "ask")
-
-T = TypeVar("T")
-
-
-def parse_lines(path: str | Path, parse: Callable[[Any], T],
-                errors: list[FormatError]) -> list[tuple[int, T]]:
-    """(line number, ``parse(JSON)``) for every line that parses; one error per bad line goes
-    to ``errors``."""
-    items = []
-    for number, raw in iter_lines(path):
-        try:
-            items.append((number, parse(orjson.loads(raw))))
-        except ValidationError as e:
-            errors.extend(line_errors(e, str(path), number))
-        except ValueError as e:
-            errors.append(FormatError(f"not valid JSON ({e})", file=str(path), line=number))
-    return items
-
 
 @dataclass(frozen=True)
 class Located:
