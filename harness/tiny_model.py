@@ -313,18 +313,19 @@ REAL_VOCAB_SIZE = {"qwen3": 151936, "qwen3_5": 248320}
 
 
 def build_real_tiny_model(out_dir: str | Path, arch: Arch = "qwen3_5", *,
-                          template: str | None = None, weights: bool = True) -> Path:
+                          template: str | None = None, weights: bool = True,
+                          download: bool = True) -> Path:
     """A tiny random model with a real family's tokenizer and, by default, its real chat
     template (Qwen3-0.6B's, Qwen3.5-4B's as llama.cpp vendors them; harness/real_parts.py).
     Raises real_parts.Unavailable when the packages cannot be had."""
     from harness import real_parts
 
     if arch == "qwen3":
-        files = real_parts.qwen3_tokenizer_files()
+        files = real_parts.qwen3_tokenizer_files(download)
         name = real_parts.QWEN3_TEMPLATE
     else:
-        files = real_parts.qwen3_5_tokenizer_files()
+        files = real_parts.qwen3_5_tokenizer_files(download)
         name = real_parts.QWEN3_5_TEMPLATE
-    template = template or real_parts.llama_cpp_templates()[name]
+    template = template or real_parts.llama_cpp_templates(download)[name]
     return build_tiny_model(out_dir, arch, template=template, tokenizer_files=files,
                             vocab_size=REAL_VOCAB_SIZE[arch], weights=weights)
