@@ -3,11 +3,12 @@ Each is a warning naming the scenario and the field (``orvena-bench validate`` p
 shipped sets show none). docs/scenarios.md ("Lints") says what each rule catches and what it lets
 through.
 
-- ``echo``: an answer that only repeats the request (and history) passes the answer checks,
-  through a required string the request already holds, and no call check pins that string;
+- ``echo``: an answer that only repeats the request (and history) passes the answer checks, and
+  the answer is not the confirmation of a successful write call;
 - ``inside-value``: a required answer string that is a number or time occurs in the phone data,
-  the scripted MCP answers or the reference run's tool outputs inside another number, time or
-  date ("4:30" in "14:30", "2025" in "2025-12-13"), so a wrong value passes;
+  the scripted MCP answers or the reference run's tool outputs at the end of a longer number
+  ("4:30" in "14:30"), or as a part of a number, time or date the reference answer does not state
+  ("25" of "25.10.2026"; a year alone always), so a wrong value passes;
 - ``cldr-time``: a required time lacks one of the forms CLDR gives the phone's locale (its short
   time format and its 24-hour ``Hm`` form, through Babel): an answer in that form fails;
 - ``answerNot-fact``: an ``answerNot`` string occurs in a tool output of the reference run that
@@ -106,24 +107,27 @@ def _same_value_longer(needle: str, after: str) -> bool:
     return bool(_DAY_MONTH.match(needle) and re.match(r"^\.?\d{4}(?!\d)", after))
 
 
-def _embedded(hay: str, start: int, end: int, bare: bool) -> bool:
-    """Whether hay[start:end] (a number or time) is part of a longer number, time or date."""
+def _embedded(hay: str, start: int, end: int, bare: bool) -> str | None:
+    """How hay[start:end] (a number or time) lies in a longer number, time or date: "tail" when
+    digits run on before it ("4:30" in "14:30": always another value), "part" when it is a part
+    of one ("25" of "25.10.2026": another value unless it is the one meant), None when alone."""
     needle = hay[start:end]
     before, after = hay[max(0, start - 2):start], hay[end:end + 8]
     joiners = ".,:/-" if bare else ".,:"
     if needle[:1].isdigit():
         if before[-1:].isdigit():
             # A leading zero is the same value ("4:30" in "04:30").
-            return not (before[-1:] == "0" and not before[-2:-1].isdigit() and not bare)
+            leading_zero = before[-1:] == "0" and not before[-2:-1].isdigit() and not bare
+            return None if leading_zero else "tail"
         if len(before) == 2 and before[0].isdigit() and before[1] in joiners:
-            return True
+            return "part"
     if not (needle[-1:].isdigit() or needle.endswith("h")) or _same_value_longer(needle, after):
-        return False
+        return None
     if re.search(r"\d[.,]\d+$", needle) and after[:1].isdigit():
-        return False  # more decimals of the same quantity ("6.7" of "6.71")
-    if after[:1].isdigit():
-        return True
-    return len(after) >= 2 and after[0] in joiners and after[1].isdigit()
+        return None  # more decimals of the same quantity ("6.7" of "6.71")
+    if after[:1].isdigit() or (len(after) >= 2 and after[0] in joiners and after[1].isdigit()):
+        return "part"
+    return None
 
 
 _VALUE_CHARS = re.compile(r"[\d.,:/\-]")
@@ -173,17 +177,19 @@ def inside_value_lints(scenario: Scenario, clock: Clock, outputs: list[str],
                 continue
             bare = _BARE.match(needle) is not None
             for m in re.finditer(re.escape(needle), hay):
-                if not _embedded(hay, m.start(), m.end(), bare):
+                how = _embedded(hay, m.start(), m.end(), bare)
+                if how is None:
                     continue
                 value = _value_around(hay, m.start(), m.end())
                 # A year alone is a trap even inside the date meant: any answer naming the year
                 # passes ("no photos in December 2025").
                 year = bare and _YEAR.match(needle) is not None
-                if not year and (_stated(value, said, clock.babel_locale) or (bare and re.fullmatch(
-                        rf"0?{needle}[:.]00", value))):
+                if how == "part" and not year and (_stated(value, said, clock.babel_locale) or (
+                        bare and re.fullmatch(rf"0?{needle}[:.]00", value))):
                     continue  # the value meant, or its whole hour ("18" of "18:00")
+                what = "another value" if how == "tail" else "a value the reference answer does not state"
                 yield Lint("inside-value", field, f"{option!r} also matches inside {value!r} of the "
-                           "phone data or tool outputs, a value the reference answer does not state")
+                           f"phone data or tool outputs, {what}")
                 break
 
 
