@@ -10,7 +10,11 @@ layers that cannot) the same scenarios run through the real agent loop four ways
 
 Printed per model and sampling: tokens prefilled per scenario, scenarios per second, peak
 memory, each as a ratio to naive, and the share of wall time spent outside the model (loop,
-tools, prompt rendering, tokenizing, parsing). Every way must write the same result lines
+tools, prompt rendering, tokenizing, parsing). Then, per model, decode alone (one sequence
+through ``generate_step`` against ``--batch`` through BatchGenerator, at a short context and at a
+first prompt's), and the batch efficiency: the harness's batched gain (way 4 over way 3, in
+scenarios per second) divided by the engine's decode-only gain at a first prompt's context, in
+the same run: the share of what batching can give that the harness keeps. Every way must write the same result lines
 (timings aside), at temperature 0 and at the default sampling with a fixed seed.
 
 A random model's text is noise and would end every turn after one round; a logit bias on
@@ -199,6 +203,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for arch in args.arch or list(ARCHES):
             model = build_tiny_model(Path(tmp) / arch, arch)
+            gains: dict[str, float] = {}  # sampling -> batched over sequential scenarios/s
             settings = [("temperature 0", GREEDY, "greedy"),
                         ("default sampling", SamplingConfig(), "seeded")]
             for label, sampling, key in settings:
@@ -214,6 +219,7 @@ def main() -> None:
                     best["same_all"] = all(r["lines"] == runs[0]["lines"] for r in runs)
                     results.append((name, best))
                 naive = results[0][1]
+                gains[label] = results[-1][1]["rate"] / results[-2][1]["rate"]
                 print(f"### tiny {arch}, {label} "
                       f"({naive['rounds']:.1f} rounds per scenario)\n")
                 print("| way | prefilled tokens / scenario | vs naive | scenarios / s | vs naive "
@@ -233,10 +239,21 @@ def main() -> None:
                 print(f"| tokens of context | one sequence tokens / s | batch {args.batch} "
                       "tokens / s | ratio |")
                 print("|---:|---:|---:|---:|")
+                engine = {}
                 for context in DECODE_CONTEXTS:
                     one, many = decode_rates(model, context, args.batch)
+                    engine[context] = many / one
                     print(f"| {context:,} | {one:.0f} | {many:.0f} | {many / one:.2f} |")
                 print()
+                # Rounds decode after a first prompt's worth of cache: the engine's gain there is
+                # what batching can give the harness.
+                for label, gain in gains.items():
+                    ceiling = engine[DECODE_CONTEXTS[-1]]
+                    print(f"batch efficiency, tiny {arch}, {label}: the harness runs {gain:.2f}x "
+                          f"the scenarios/s at batch {args.batch}, the engine decodes {ceiling:.2f}x "
+                          f"at {DECODE_CONTEXTS[-1]:,} tokens: {gain / ceiling:.2f} of its gain kept")
+                if gains:
+                    print()
     if not args.only_decode:
         print("all ways wrote identical lines" if all_identical else "LINES DIFFER between ways")
     sys.exit(0 if all_identical else 1)
