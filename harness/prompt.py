@@ -23,6 +23,7 @@ from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.clock import Clock
 from orvena_bench.formats.paths import prompts_dir
 from orvena_bench.formats.scenario import Scenario
+from simphone.data import Location
 
 
 @dataclass(frozen=True)
@@ -61,15 +62,12 @@ def _locale_line(locale: str) -> str:
 
 
 def _location_line(location: object) -> str:
-    if isinstance(location, str):
-        return location
-    if not isinstance(location, dict):
+    """The phone's location, read as the phone reads it (simphone's Location: place, lat, lon);
+    a location of another shape fails the scenario, as the phone itself would."""
+    if location is None:
         return ""
-    place = str(location.get("place") or location.get("name") or "")
-    lat, lon = location.get("lat"), location.get("lon")
-    if lat is not None and lon is not None:
-        return f"{place} ({lat}, {lon})" if place else f"{lat}, {lon}"
-    return place
+    where = Location.model_validate(location)
+    return f"{where.place} ({where.lat}, {where.lon})"
 
 
 def phone_context(scenario: Scenario, clock: Clock, catalog: Catalog) -> PhoneContext:

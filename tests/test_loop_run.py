@@ -188,26 +188,28 @@ def test_a_killed_run_keeps_its_lines_and_resume_finishes_it(pack, tmp_path):
 
 
 def test_a_scenario_with_broken_input_is_not_run_the_run_goes_on_and_resume_retries_it(tmp_path, capsys):
-    broken = {**SCENARIOS[2], "id": "en-no-tool-broken-phone",
-              "phone": {**DUBLIN, "events": [{"title": "No start"}]}}  # the phone cannot be built
+    # A connection without a fixture is found only when the scenario runs (a phone that cannot
+    # be built stops the whole run before it starts: tests/test_data_layer.py).
+    broken = {**SCENARIOS[2], "id": "en-no-tool-broken-conn", "connections": ["no-such-connection"]}
     pack = tmp_path / "mixed.jsonl"
     pack.write_bytes(orjson.dumps(broken) + b"\n" + orjson.dumps(SCENARIOS[2]) + b"\n")
     out = tmp_path / "r"
     base = ("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress")
     assert cli(*base) == 1
     first, second = lines(out / "mixed" / "reference.jsonl")
-    assert first.failure.kind == "scenario" and "start" in first.failure.message and not first.passed
+    assert first.failure.kind == "scenario" and "no-such-connection" in first.failure.message
+    assert not first.passed
     assert second.failure is None and second.passed
     captured = capsys.readouterr()
     assert "failed turns: scenario 1" in captured.out
     assert "1 scenarios not run (failed outside the model: scenario 1)" in captured.err
     # Once the scenario is fixed, --resume runs it again and keeps only its new line.
-    fixed = {**broken, "phone": DUBLIN}
+    fixed = {**broken, "connections": []}
     pack.write_bytes(orjson.dumps(fixed) + b"\n" + orjson.dumps(SCENARIOS[2]) + b"\n")
     assert cli(*base, "--resume") == 0
     assert "1/1 passed (1 of them run again), 1 already recorded" in capsys.readouterr().out
     assert [(r.id, r.passed, r.failure) for r in lines(out / "mixed" / "reference.jsonl")] == [
-        ("en-no-tool-broken-phone", True, None), ("en-no-tool-christmas", True, None)]
+        ("en-no-tool-broken-conn", True, None), ("en-no-tool-christmas", True, None)]
 
 
 def test_selection_filters_then_shards_then_limits():
