@@ -106,3 +106,18 @@ def test_coverage_names_scenarios_without_a_pass_or_a_fail_behaviour(tmp_path, c
 def test_a_behaviour_for_no_scenario_is_a_problem(tmp_path, catalog):
     report = validate(tmp_path, catalog, {"id": "en-scheduled-nothing", "name": "a", "verdict": "pass"})
     assert [str(p).split(": ", 2)[-1] for p in report.problems] == ["en-scheduled-nothing: no such scenario"]
+
+
+def test_the_validate_command_prints_the_behaviour_figure_and_fails_on_a_mismatch(tmp_path, capsys):
+    from orvena_bench.cli.main import main
+
+    (tmp_path / "bench.jsonl").write_text(lines(DART))
+    good = {"id": DART["id"], "name": "other-wording", "verdict": "pass", "calls": [TASK],
+            "answer": "Okay, 7:30 tomorrow."}
+    (tmp_path / "en.jsonl").write_text(lines(good, {**good, "name": "said-fail", "verdict": "fail"}))
+    code = main(["validate", str(tmp_path / "bench.jsonl"), "--no-composition",
+                 "--behaviours", str(tmp_path / "en.jsonl")])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert "1/2 alternative behaviours scored as expected (1 file)" in out
+    assert f"en.jsonl:2: {DART['id']} [said-fail]: want fail, got pass" in out

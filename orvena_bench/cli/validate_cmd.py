@@ -54,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         print(render(report.composition))
     if not args.static and behaviours:
         print(f"{report.behaviours_as_expected}/{len(report.played)} alternative behaviours "
-              f"scored as expected ({len(behaviours)} files)")
+              f"scored as expected ({len(behaviours)} file{'s' if len(behaviours) != 1 else ''})")
     print(f"{len(report.scenarios)} scenarios in {len(files)} files: "
           f"{len(report.problems)} problems, {len(report.warnings)} warnings")
     return 0 if report.ok else 1
