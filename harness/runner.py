@@ -51,9 +51,7 @@ from harness.loop import DEFAULT_MAX_ROUNDS, describe_error, failure_kind, run_s
 from harness.manifest import add_run, build_manifest
 from harness.recording import compact, last_per_key, line_key, read_results, results_path
 from harness.validation.static import load_located
-
-SETS = ("bench", "restraint", "ask")
-
+from orvena_bench.formats.scenario_files import SETS
 
 def set_names(choice: str) -> list[str]:
     """The sets a ``--set`` choice covers."""

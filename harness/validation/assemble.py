@@ -13,11 +13,9 @@ from pathlib import Path
 from orvena_bench.formats.jsonl import read_models, write_models
 from orvena_bench.formats.languages import APPLE_LANGUAGES, LANGUAGES
 from orvena_bench.formats.scenario import Scenario
+from orvena_bench.formats.scenario_files import SETS
 from harness.validation.composition import CARD_APPLE_BENCH
 from harness.validation.conn_copies import SUFFIX, choose_originals, make_copy
-
-SETS = ("bench", "restraint", "ask")
-
 
 def assemble(scenarios: Path, connections: list[str], conn_count: int = 100) -> dict[str, int]:
     """Rewrite scenarios/<set>.jsonl from the parts; returns the line count per set."""
