@@ -61,6 +61,10 @@ def test_a_confirmation_of_a_write_call_may_repeat_the_request():
     # ...but not where a failed call counts (recovery): the answer alone must rule out invention.
     s = s.model_copy(update={"category": "recovery"})
     assert rules(lints(s, None, writes={"create_reminder"})) == [("echo", "expect.answerAny")]
+    # ...where "ok": true says the call must succeed all the same, it is a confirmation again.
+    s = Scenario.model_validate({**s.dump(), "expect": {
+        "calls": [{"tool": "create_reminder", "args": ["Anna"], "ok": True}], "answerAny": ["Anna"]}})
+    assert lints(s, None, writes={"create_reminder"}) == []
 
 
 def test_a_time_inside_another_time_of_the_data_is_flagged():

@@ -62,12 +62,15 @@ def required_groups(scenario: Scenario, clock: Clock) -> list[tuple[str, list[st
 def _confirms_an_action(scenario: Scenario, writes: set[str] | frozenset[str]) -> bool:
     """Whether every way to pass makes a successful call that acts: the answer is then a
     confirmation, and echoing the request's time or name in it is what a correct answer does.
-    Not so where failed calls count (recovery, unsupported)."""
-    if scenario.category in FAILURE_TOLERANT_CATEGORIES:
-        return False
+    Not so where failed calls count (recovery, unsupported), unless the call says ``ok: true``."""
+    tolerant = scenario.category in FAILURE_TOLERANT_CATEGORIES
+
+    def must_succeed(call: ExpectedCall) -> bool:
+        return call.ok is True or (call.ok is None and not tolerant)
+
     ways = [scenario.expect.calls] if scenario.expect.calls else []
     ways += [scenario.expect.calls + seq for seq in scenario.expect.anyOf]
-    return bool(ways) and all(any(c.tool in writes and c.ok is not False for c in way) for way in ways)
+    return bool(ways) and all(any(c.tool in writes and must_succeed(c) for c in way) for way in ways)
 
 
 def echo_lints(scenario: Scenario, clock: Clock, writes: set[str] | frozenset[str]) -> Iterator[Lint]:
