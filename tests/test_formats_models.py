@@ -3,6 +3,7 @@
 import json
 
 import pytest
+from pydantic import ValidationError
 
 from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.jsonl import FormatErrors, append_line, read_models, write_models
@@ -137,3 +138,31 @@ def test_appended_and_rewritten_lines_read_back_the_same(tmp_path):
 def test_format_error_names_file_line_and_field_in_one_line():
     error = FormatError("expected a list", file="scenarios/bench.jsonl", line=12, field="expect.forbid")
     assert str(error) == "scenarios/bench.jsonl:12: field expect.forbid: expected a list"
+
+
+def test_a_line_from_another_harness_reads_as_the_card_defines_it_and_writes_back_as_it_came():
+    raw = {**RESULT, "answer": None, "seconds": None, "x-run": {"gpu": "none"},
+           "transcript": [
+               {"role": "user", "content": "hi"},
+               {"role": "assistant", "content": None, "tool_calls": [
+                   {"id": "c1", "type": "function",
+                    "function": {"name": "get_weather", "arguments": "{\"place\": \"Lyon\"}"}}]},
+               {"role": "assistant", "calls": [{"tool": "search_web", "arguments": {}}]},
+               {"role": "tool", "content": [{"type": "text", "text": "18 degrees"}], "x": 1}],
+           "rounds": [{"timing": None}, {"timing": {"promptTokens": None}, "text": 5}],
+           "failure": None}
+    line = ResultLine.read(raw)
+    assert line.answer == "" and line.seconds == 0.0
+    assert [c.name for m in line.transcript for c in m.calls] == ["get_weather", "search_web"]
+    assert line.tool_outputs() == ["18 degrees"]
+    assert [r.timing.promptTokens for r in line.rounds] == [0, 0]
+    rescored = line.model_copy(update={"passed": True, "issues": []})
+    assert rescored.data() == {**raw, "passed": True, "issues": []}
+
+
+def test_what_scoring_needs_is_still_required():
+    for field in ("id", "model"):
+        with pytest.raises(ValidationError, match=field):
+            ResultLine.read({k: v for k, v in RESULT.items() if k != field})
+    with pytest.raises(ValidationError, match="calls.0.tool"):
+        ResultLine.read({**RESULT, "calls": [{"arguments": {}}]})
