@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import read_models, write_models
+from orvena_bench.formats.result_files import read_file, write_file
 from orvena_bench.formats.result import CallRecord, Message, ResultLine, Round, RoundCall, TurnFailure
 from orvena_bench.formats.scenario import Scenario
 from harness.backend import Generation
@@ -106,8 +106,9 @@ def line_key(line: ResultLine) -> tuple[str, int]:
 
 
 def read_results(path: str | Path) -> list[ResultLine]:
-    """Every line of a result file; a missing file has none."""
-    return read_models(path, ResultLine) if Path(path).exists() else []
+    """Every line of a result file, each keeping the JSON it came as (the one reader,
+    ``formats.result_files``); a missing file has none."""
+    return read_file(path) if Path(path).exists() else []
 
 
 def last_per_key(lines: Iterable[ResultLine]) -> list[ResultLine]:
@@ -124,11 +125,9 @@ def compact(path: str | Path) -> int:
     lines = read_results(path)
     kept = last_per_key(lines)
     if len(kept) != len(lines):
-        write_models(path, kept)
+        write_file(path, kept)  # each line as it was read: a rerun loses nothing recorded
     return len(lines) - len(kept)
 
 
 def write_results(path: str | Path, lines: Iterable[ResultLine]) -> None:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_models(path, lines)
+    write_file(path, lines)
