@@ -5,19 +5,10 @@ Each round renders the whole conversation with the model's own chat template (``
 thinking on when the argument is missing), generates with the scenario's keyed sampler and
 splits the text with mlx-lm's tool parser.
 
-Prefilling each token once (see docs/backends.md):
-
-- round to round, the conversation's cache is kept. When the new prompt starts with everything
-  the cache holds (the last prompt, the generated tokens and the end-of-turn token), only the
-  added tokens are prefilled;
-- when re-rendering the history differs from the tokens the model generated (the model's text
-  was not in the template's canonical form), a trimmable cache (all-attention models) is cut
-  back to the common prefix; a cache with recurrent layers (Qwen3.5) cannot be cut, so the
-  session restarts from the longest snapshot that is a prefix of the new prompt. A snapshot is
-  a copy of the cache taken just before generating, at the end of each round's prompt;
-- across scenarios, the longest token prefix two scenarios' first prompts share (tool schemas
-  and the static system prompt) is prefilled once and snapshotted; each scenario starts from a
-  copy.
+Each token is prefilled once: round to round the conversation's cache is kept (cut back, or
+restarted from a snapshot, when the re-rendered history differs from what was generated), and the
+prefix every scenario's first prompt shares is prefilled once per run. How and why:
+docs/backends.md, "Prefilling each token once".
 
 None of this changes a token: the prompt is always the template's rendering of the messages, and
 the sampler's keys depend on the scenario, round and draw only (harness/sampling.py).
