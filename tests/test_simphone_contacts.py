@@ -144,3 +144,13 @@ def test_search_folds_the_letters_a_script_types_interchangeably():
     assert [c.id for c in find_contacts(people, "रजिया खान")[0]] == ["con-3"]
     # й is a letter of its own, not и with a mark.
     assert find_contacts(people, "Артим")[0] == []
+
+
+def test_a_contacts_exact_full_name_wins_over_longer_names_that_contain_it():
+    phone = make_phone({"contacts": [{"name": "Jan Procházka", "phone": "+420 00 111 222"},
+                                     {"name": "Jana Procházková", "phone": "+420 00 333 444"}]})
+    assert ok(phone, "send_message", to="Jan Procházka", text="ahoj").startswith(
+        "Message sent to Jan Procházka (+420 00 111 222)")
+    assert ok(phone, "place_call", to="jan prochazka").startswith("Calling Jan Procházka")
+    assert fails(phone, "send_message", to="Procházk", text="ahoj").startswith(
+        "Error: 'Procházk' matches 2 contacts")

@@ -129,6 +129,11 @@ def _recipient(phone: Phone, to: str) -> tuple[str, Contact | None]:
     found, complete = find_contacts(phone.contacts, text)
     if not found or not complete:
         raise ToolError(f"no contact matches {text!r}; call search_contacts or give a phone number")
+    # A contact's exact full name picks it, as a phone's recipient field does, although partial
+    # matching also finds longer names ("Jan Procházka" and "Jana Procházková").
+    exact = [c for c in found if fold(c.name) == fold(text)]
+    if len(exact) == 1:
+        return "", exact[0]
     if len(found) > 1:
         names = ", ".join(f"{c.id} {c.name}" for c in found)
         raise ToolError(f"{text!r} matches {len(found)} contacts ({names}); give the contact id")
