@@ -26,6 +26,8 @@ from typing import Any, Literal
 from orvena_bench.formats.result import RoundTiming
 from harness.backend import Generation, SessionContext
 from harness.backends.chat_side import ChatSide, local_path
+from harness.backends.prompt_cache import Reuse as ReuseOptions
+from harness.backends.prompt_cache import SharedPrefixes, Snapshot, common_prefix, worth_keeping
 from harness.backends.prompt_tokens import Encoded, PromptEncoder
 from harness.sampling import SamplingConfig, round_sampler
 from harness.toolcalls import parse_text, parser_module
@@ -40,35 +42,6 @@ MAX_TOKENS_THINKING = 4096
 # Snapshots a session keeps (the newest): a fallback needs the end of the previous prompt;
 # one more covers a model whose text diverges twice in a row.
 SESSION_SNAPSHOTS = 2
-# Shared prefixes kept per backend (one per distinct set of declared tools, in practice).
-SHARED_PREFIXES = 4
-# Below this many common tokens a shared prefix is not worth a snapshot.
-MIN_SHARED_TOKENS = 16
-
-
-def common_prefix(a: list[int] | tuple[int, ...], b: list[int] | tuple[int, ...]) -> int:
-    """Length of the common prefix; slices compare in C, so blocks first, then tokens."""
-    if type(a) is not type(b):  # a list slice never equals a tuple slice
-        a, b = list(a), list(b)
-    n = min(len(a), len(b))
-    i = 0
-    for step in (1024, 64, 8, 1):
-        while i + step <= n and a[i:i + step] == b[i:i + step]:
-            i += step
-    return i
-
-
-@dataclass
-class Snapshot:
-    """A cache that holds exactly ``tokens``; never used directly, only copied."""
-
-    tokens: tuple[int, ...]
-    cache: list[Any]
-    used: int = 0  # when it was last copied (a backend-wide counter), for eviction
-
-    def starts(self, prompt: list[int]) -> bool:
-        """Whether the prompt starts with this snapshot's tokens."""
-        return len(self.tokens) <= len(prompt) and tuple(prompt[:len(self.tokens)]) == self.tokens
 
 
 @dataclass
@@ -110,8 +83,7 @@ class MlxBackend:
                  logit_bias: dict[int, float] | None = None):
         import mlx_lm
 
-        if reuse not in REUSE_MODES:
-            raise ValueError(f"reuse must be one of {REUSE_MODES}, got {reuse!r}")
+        self.options = ReuseOptions.of(reuse)
         if tool_format is not None:
             parser_module(tool_format)  # fail early on an unknown name
         tokenizer_config = {"tool_parser_type": tool_format} if tool_format else None
@@ -141,8 +113,7 @@ class MlxBackend:
 
         self.logits_processors = make_logits_processors(logit_bias=self.logit_bias or None)
         self.stats = ReuseStats()
-        self._shared: list[Snapshot] = []
-        self._uses = 0
+        self.prefixes = SharedPrefixes()
         self._last_first_prompt: tuple[int, ...] = ()
         if batch < 1:
             raise ValueError(f"batch must be at least 1, got {batch}")
@@ -205,11 +176,7 @@ class MlxBackend:
     # -- shared prefixes ----------------------------------------------------------------------
 
     def shared_snapshots(self) -> list[Snapshot]:
-        return self._shared
-
-    def _tick(self) -> int:
-        self._uses += 1
-        return self._uses
+        return list(self.prefixes)
 
     def static_prefix(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                       prompt: list[int]) -> int:
@@ -219,7 +186,7 @@ class MlxBackend:
         prompt.py) that is the tool schemas and the system prompt, in either template layout,
         so the run's first scenario already snapshots what every later one shares. 0 when a
         kept prefix already starts this prompt (nothing to learn: no second render)."""
-        if any(s.starts(prompt) for s in self._shared):
+        if self.prefixes.longest_start(prompt) is not None:
             return 0
         at = next((i for i, m in enumerate(messages) if m.get("role") != "system"), None)
         if at is None:
@@ -238,24 +205,22 @@ class MlxBackend:
         unless a kept prefix this prompt starts with covers as much. A new prefix is prefilled
         from the longest kept one it extends; the round then starts from it, so nothing is
         prefilled twice. Returns the tokens prefilled here."""
-        ends = [common_prefix(s.tokens, prompt) for s in self._shared if not s.starts(prompt)]
+        ends = [common_prefix(s.tokens, prompt) for s in self.prefixes if not s.starts(prompt)]
         ends.append(static)
+        between = 0  # what this first prompt shares with the previous scenario's only
         if first:
             previous, self._last_first_prompt = self._last_first_prompt, tuple(prompt)
-            ends.append(common_prefix(previous, prompt))
-        n = min(max(ends, default=0), len(prompt) - 1)
-        base = max((s for s in self._shared if s.starts(prompt)),
-                   key=lambda s: len(s.tokens), default=None)
-        if n < (len(base.tokens) if base else 0) + MIN_SHARED_TOKENS:
+            between = common_prefix(previous, prompt)
+        n = min(max([*ends, between]), len(prompt) - 1)
+        base = self.prefixes.longest_start(prompt)
+        if not worth_keeping(n, base, first_only=between > max(ends)):
             return 0
         from mlx_lm.models.cache import make_prompt_cache
 
         start = len(base.tokens) if base else 0
         cache = copy.deepcopy(base.cache) if base else make_prompt_cache(self.model)
         self._prefill(cache, prompt[start:n])
-        self._shared.append(Snapshot(tuple(prompt[:n]), cache, used=self._tick()))
-        # The least recently used go first.
-        self._shared = sorted(self._shared, key=lambda s: s.used)[-SHARED_PREFIXES:]
+        self.prefixes.add(Snapshot(tuple(prompt[:n]), cache))
         self.stats.prefilled_tokens += n - start
         return n - start
 
@@ -394,13 +359,13 @@ class MlxSession:
         # Shared-prefix tokens prefilled in this very round were not reused: report them as
         # prefilled.
         reported = max(cached - prefilled_here, 0)
-        return cache, cached, reported, b.reuse != "none" and not can_trim_prompt_cache(cache)
+        return cache, cached, reported, b.options.rounds and not can_trim_prompt_cache(cache)
 
     def learn(self, prompt: list[int]) -> None:
         """Offer this round's prompt to the backend's shared prefixes (once per round). The
         batch engine calls it for every round that arrives together before planning any, so
         that the first scenarios of a run already start from their common prefix."""
-        if self.backend.reuse == "shared" and self._learned != self.round:
+        if self.backend.options.shared and self._learned != self.round:
             self._learned = self.round
             self._prefix_prefilled = self.backend.learn_shared_prefix(
                 prompt, self.round == 0, self._static if self.round == 0 else 0)
@@ -413,7 +378,7 @@ class MlxSession:
 
         b = self.backend
         limit = len(prompt) - 1
-        if b.reuse != "none" and self.cache is not None:
+        if b.options.rounds and self.cache is not None:
             n = common_prefix(self.tokens, prompt)
             if n == len(self.tokens) and n <= limit:
                 return self.cache, n, "append"
@@ -421,13 +386,13 @@ class MlxSession:
                 keep = min(n, limit)
                 trim_prompt_cache(self.cache, len(self.tokens) - keep)
                 return self.cache, keep, "trim"
-        candidates = self.snapshots if b.reuse != "none" else []
-        if b.reuse == "shared":
+        candidates = self.snapshots if b.options.rounds else []
+        if b.options.shared:
             candidates = candidates + b.shared_snapshots()
         best = max((s for s in candidates if len(s.tokens) <= limit and s.starts(prompt)),
                    key=lambda s: len(s.tokens), default=None)
         if best is not None:
-            best.used = b._tick()
+            b.prefixes.touch(best)
             return copy.deepcopy(best.cache), len(best.tokens), "snapshot"
         return make_prompt_cache(b.model), 0, "fresh"
 
@@ -443,7 +408,7 @@ class MlxSession:
         prompt = b.render(messages, tools, self.encoder)
         if self.round == 0:
             b._last_first = self.encoder.last
-            if b.reuse == "shared":
+            if b.options.shared:
                 self._static = b.static_prefix(messages, tools, prompt)
         sampler = round_sampler(b.sampling, self.context.seed, self.context.scenario.id,
                                 self.round)

@@ -22,6 +22,8 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from harness.backends.prompt_cache import Snapshot
+
 if TYPE_CHECKING:
     from harness.backends.mlx_backend import MlxBackend, MlxSession, RoundRun
 
@@ -143,8 +145,6 @@ class BatchEngine:
             rest = item.prompt[item.cached:]
             if item.want_snapshot and len(rest) == 1:
                 # Nothing to prefill before the last token: the cache is already the snapshot.
-                from harness.backends.mlx_backend import Snapshot
-
                 item.snapshot = Snapshot(tuple(item.prompt[:-1]), copy.deepcopy(cache))
             (uid,) = generator.insert([rest], caches=[cache], samplers=[item.sampler],
                                       logits_processors=[item.session.processors()])
@@ -156,7 +156,7 @@ class BatchEngine:
     def _step(self, generator, active: dict[int, _Round]) -> None:
         import mlx.core as mx
 
-        from harness.backends.mlx_backend import RoundRun, Snapshot
+        from harness.backends.mlx_backend import RoundRun
 
         prompt_responses, generation_responses = generator.next()
         for r in prompt_responses:
