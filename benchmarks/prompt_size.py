@@ -13,7 +13,9 @@ Also measured: the prompt after ``load_connectors`` of the largest connection an
 ``load_tools`` of three operations, and, for contrast, the prompt if every MCP tool of the six
 connections were declared at round 1.
 
-    python benchmarks/prompt_size.py [--dump DIR]
+    python benchmarks/prompt_size.py [--dump DIR] [--real]
+
+``--real`` counts with the real Qwen3 and Qwen3.5 templates and tokenizers instead.
 
 ``--dump DIR`` also writes each rendered prompt (qwen3 template) to DIR/<n>.txt, to count with
 another tokenizer.
@@ -44,7 +46,11 @@ def main() -> None:
 
     parser = argparse.ArgumentParser()
     parser.add_argument("--dump", type=Path, help="write the rendered prompts here")
-    dump = parser.parse_args().dump
+    parser.add_argument("--real", action="store_true",
+                        help="the real Qwen3 / Qwen3.5 templates and tokenizers "
+                             "(harness/real_parts.py) instead of the tiny ones")
+    args = parser.parse_args()
+    dump = args.dump
 
     from harness.tiny_model import ARCHES, build_tiny_model
 
@@ -94,7 +100,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         header = f"{'prompt':58} {'chars':>8} {'chars/4':>8}" + "".join(f" {a + ' tok':>12}" for a in ARCHES)
         print(header)
-        tokenizers = {a: mlx_lm.load(str(build_tiny_model(Path(tmp) / a, a)))[1] for a in ARCHES}
+        if args.real:
+            from harness.backends.chat_side import load_tokenizer
+            from harness.tiny_model import build_real_tiny_model
+
+            tokenizers = {a: load_tokenizer(build_real_tiny_model(Path(tmp) / a, a, weights=False))[0]
+                          for a in ARCHES}
+        else:
+            tokenizers = {a: mlx_lm.load(str(build_tiny_model(Path(tmp) / a, a)))[1] for a in ARCHES}
         for n, (label, messages, tools) in enumerate(cases, 1):
             counts, chars = [], None
             for arch, tok in tokenizers.items():
