@@ -26,6 +26,7 @@ recorded text must be the forced one.
 
 from __future__ import annotations
 
+import os
 import statistics
 from collections import Counter
 from dataclasses import dataclass, field
@@ -83,26 +84,37 @@ class Written:
 
     text: str  # the model's text, without the end-of-turn token
     end: str | None  # the end-of-turn token that closed it (None: none found)
-    problem: str | None = None  # the turn does not continue the generation prompt
+    mismatch: str | None = None  # the turn re-rendered does not continue the prompt
+    problem: str | None = None  # no end-of-turn token
 
 
 def write_turn(chat: ChatSide, messages: list[dict[str, Any]], tools: list[dict[str, Any]],
                prompt_text: str, generation: Generation, first_id: int) -> Written:
-    """The text a model following this template writes for ``generation``'s move."""
+    """The text a model following this template writes for ``generation``'s move: what the
+    conversation with that assistant turn appended has after the generation prompt. Where the
+    template renders the two differently (an empty thought channel in the generation prompt
+    only, say), the text after the longest part of the generation prompt the turn has."""
     turn = _assistant_message(generation, first_id)
     full = chat.text([*messages, turn], tools, add_generation_prompt=False)
     problem = None
     if full.startswith(prompt_text):
         rest = full[len(prompt_text):]
     else:
-        k = common_prefix(list(full), list(prompt_text))
-        problem = (f"the template's assistant turn does not continue its generation prompt "
+        k = len(os.path.commonprefix([full, prompt_text]))
+        problem = (f"the assistant's turn re-rendered does not continue the prompt before it "
                    f"(prompt {prompt_text[k:k + 30]!r}, turn {full[k:k + 30]!r})")
+        base = chat.text(messages, tools, add_generation_prompt=False)
+        opening = prompt_text[len(base):] if prompt_text.startswith(base) else ""
         rest = full[k:]
+        for n in range(len(opening), 0, -1):
+            at = full.rfind(opening[:n])
+            if at >= 0:
+                rest = full[at + n:]
+                break
     ends = {chat.tokenizer.convert_ids_to_tokens(i) for i in chat.eos_token_ids}
     found = sorted((rest.find(e), e) for e in ends if e and e in rest)
     if not found:
-        return Written(rest, None, problem or "no end-of-turn token after the assistant's turn")
+        return Written(rest, None, problem, "no end-of-turn token after the assistant's turn")
     at, end = found[0]
     return Written(rest[:at], end, problem)
 
@@ -129,7 +141,8 @@ class ScenarioCheck:
     variant_differences: dict[str, list[str]] = field(default_factory=dict)
     variant_rounds: int = 0  # call rounds whose variants were read back
     reuse: list[Reuse] = field(default_factory=list)
-    template_problems: list[str] = field(default_factory=list)
+    template_problems: list[str] = field(default_factory=list)  # raised, no end of turn
+    mismatches: list[str] = field(default_factory=list)  # turn re-rendered != prompt + text
     line: ResultLine | None = None
     reference: ResultLine | None = None
     verdict_differences: list[str] = field(default_factory=list)
@@ -171,6 +184,16 @@ class ProbeSession:
             self.mlx.close()
 
     def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
+        try:
+            return self._generate(messages, tools)
+        except Exception as e:
+            # A template that raises on the loop's messages ends the turn (a backend failure);
+            # the report names it.
+            self.check.template_problems.append(
+                f"round {self.check.rounds}: {type(e).__name__}: {str(e)[:200]}")
+            raise
+
+    def _generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
         chat, check = self.chat, self.check
         move = self.reference.generate(messages, tools)
         prompt_text = chat.text(messages, tools)
@@ -185,6 +208,8 @@ class ProbeSession:
         written = write_turn(chat, messages, tools, prompt_text, move, self.calls + 1)
         if written.problem:
             check.template_problems.append(f"round {check.rounds}: {written.problem}")
+        if written.mismatch:
+            check.mismatches.append(f"round {check.rounds}: {written.mismatch}")
         in_reasoning = chat.ends_in_reasoning(prompt)
         if self.mlx is not None:
             end_id = chat.tokenizer.convert_tokens_to_ids(written.end) if written.end else None
@@ -334,10 +359,18 @@ def report_lines(chat: ChatSide, checks: list[ScenarioCheck], config: dict[str, 
 
     problems = [f"{c.id}: {p}" for c in checks for p in c.template_problems]
     lines.append(Line("template", "fail" if problems else "ok",
-                      f"{len({p.split(':')[0] for p in problems})} scenarios where the assistant's "
-                      "turn does not close after the generation prompt" if problems else
-                      "every assistant turn continues the generation prompt and ends with an "
-                      "end-of-turn token", problems))
+                      f"{len({p.split(':')[0] for p in problems})} scenarios where the template "
+                      "raised on the loop's messages or closed no assistant turn with an "
+                      "end-of-turn token" if problems else
+                      "renders every round and closes every assistant turn with an end-of-turn "
+                      "token", problems))
+    mismatches = [f"{c.id}: {p}" for c in checks for p in c.mismatches]
+    lines.append(Line("turn opening", "warn" if mismatches else "ok",
+                      f"{len(mismatches)} rounds whose assistant turn, re-rendered, does not "
+                      "continue the prompt the model saw (the model's text was taken after the "
+                      "part of the generation prompt the turn has; the cache cannot continue)"
+                      if mismatches else "every assistant turn continues the prompt the model "
+                      "saw", mismatches))
 
     rounds = sum(c.rounds for c in checks)
     bad = [c for c in checks if c.differences]
