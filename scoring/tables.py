@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from orvena_bench.formats.failures import not_run
 from orvena_bench.formats.languages import APPLE_LANGUAGES
 from orvena_bench.formats.result_files import Entry
 
@@ -32,6 +33,15 @@ def _percent(passed: int, total: int) -> str:
     return f"{100.0 * passed / total:.1f}" if total else ""
 
 
+def _counts(chosen: list[Entry]) -> dict[str, object]:
+    """passed and total over the lines that are a verdict on the model; lines whose turn failed
+    outside it (backend, harness, broken scenario: ``formats.failures``) count apart, as not run."""
+    ran = [s for s in chosen if not not_run(s.line)]
+    passed = sum(s.passed for s in ran)
+    return {"passed": passed, "total": len(ran), "percent": _percent(passed, len(ran)),
+            "notRun": len(chosen) - len(ran)}
+
+
 def _runs(lines: Iterable[Entry]) -> dict[tuple[str, int], list[Entry]]:
     runs: dict[tuple[str, int], list[Entry]] = {}
     for line in lines:
@@ -46,9 +56,7 @@ def summary_rows(lines: Iterable[Entry]) -> list[dict[str, object]]:
         for label, counts in SUMMARY_ROWS:
             chosen = [s for s in run if counts(s)]
             if chosen:
-                passed = sum(s.passed for s in chosen)
-                rows.append({"model": model, "seed": seed, "row": label, "passed": passed,
-                             "total": len(chosen), "percent": _percent(passed, len(chosen))})
+                rows.append({"model": model, "seed": seed, "row": label, **_counts(chosen)})
     return rows
 
 
@@ -60,9 +68,7 @@ def _by(lines: Iterable[Entry], key: str, keep: Callable[[Entry], bool]) -> list
             if keep(s):
                 groups.setdefault(getattr(s, key), []).append(s)
         for value, chosen in sorted(groups.items()):
-            passed = sum(s.passed for s in chosen)
-            rows.append({"model": model, "seed": seed, key: value, "passed": passed,
-                         "total": len(chosen), "percent": _percent(passed, len(chosen))})
+            rows.append({"model": model, "seed": seed, key: value, **_counts(chosen)})
     return rows
 
 
@@ -91,7 +97,7 @@ def write_tables(directory: str | Path, lines: list[Entry]) -> list[Path]:
     for name, rows, key in (("summary.csv", summary_rows(lines), "row"),
                             ("by_category.csv", by_category_rows(lines), "category"),
                             ("by_language.csv", by_language_rows(lines), "language")):
-        write_csv(directory / name, rows, ["model", "seed", key, "passed", "total", "percent"])
+        write_csv(directory / name, rows, ["model", "seed", key, "passed", "total", "percent", "notRun"])
         out.append(directory / name)
     return out
 
@@ -101,7 +107,7 @@ def format_summary(rows: list[dict[str, object]]) -> str:
     runs = list(dict.fromkeys((r["model"], r["seed"]) for r in rows))
     labels = list(dict.fromkeys(r["row"] for r in rows))
     cell = {(r["row"], r["model"], r["seed"]): f"{r['passed']}/{r['total']} ({r['percent']}%)"
-            for r in rows}
+            + (f", {r['notRun']} not run" if r.get("notRun") else "") for r in rows}
     header = [""] + [f"{m} (seed {s})" for m, s in runs]
     body = [[label] + [cell.get((label, m, s), "-") for m, s in runs] for label in labels]
     widths = [max(len(row[i]) for row in [header, *body]) for i in range(len(header))]

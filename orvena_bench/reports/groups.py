@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from orvena_bench.formats.failures import not_run
 from orvena_bench.formats.languages import CATEGORIES, LANGUAGES
 from orvena_bench.reports.order import ordered
 from orvena_bench.reports.runs import Entry
@@ -58,7 +59,10 @@ class Tally:
 
     @classmethod
     def of(cls, entries: Sequence[Entry]) -> Tally:
-        return cls(sum(e.line.passed for e in entries), len(entries))
+        """Over the lines that are a verdict on the model: a turn that failed outside it
+        (``formats.failures``) is not run, so a dead server shows as "3 of 30 run"."""
+        ran = [e for e in entries if not not_run(e.line)]
+        return cls(sum(e.line.passed for e in ran), len(ran))
 
     @property
     def rate(self) -> float:

@@ -15,7 +15,7 @@ from scoring.batch import Known, score_lines
 
 # Kinds a report adds to the scorer's: a turn that failed for a reason outside the model, a
 # line whose scenario is not in the scenario files, and a failed line the scorer now passes.
-TURN_FAILURE_KINDS = {"harness": "harness-error", "backend": "backend-error"}
+TURN_FAILURE_KINDS = {"harness": "harness-error", "backend": "backend-error", "scenario": "scenario-error"}
 UNSCORED = "no-scenario"
 RESCORED_PASS = "passes-when-rescored"
 
