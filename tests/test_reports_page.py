@@ -39,4 +39,4 @@ def test_without_recorded_rounds_the_transcript_after_the_request_is_shown():
 
 def test_embedded_json_cannot_close_the_script_element():
     text = script_json({"answer": "</script><script>alert(1)</script>"})
-    assert "</script>" not in text and "<\\/script>" in text
+    assert "<" not in text and "\\u003c/script>" in text

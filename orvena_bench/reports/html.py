@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any
 
-import orjson
-from jinja2 import Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemLoader, StrictUndefined
 
+from orvena_bench.formats.jsonl import dumps
 from orvena_bench.formats.languages import CATEGORIES, LANGUAGES
 from orvena_bench.formats.result import Message, ResultLine
 from orvena_bench.formats.scenario import Scenario
@@ -51,7 +51,9 @@ class ReportInput:
 
 
 def render(report: ReportInput) -> str:
-    env = Environment(loader=FileSystemLoader(str(ASSETS)), autoescape=select_autoescape(),
+    # Every field is escaped: result files and scenarios are input, and the page is mailed and
+    # attached to pull requests (select_autoescape() did not match a .jinja name).
+    env = Environment(loader=FileSystemLoader(str(ASSETS)), autoescape=True,
                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True)
     models = report.results.models
     index, details = page_data(report)
@@ -81,8 +83,9 @@ def _tally(row: Row, model: str) -> Tally | None:
 
 
 def script_json(data: Any) -> str:
-    # "</" would end the <script> element early; "<\/" is the same string to JSON.parse.
-    return orjson.dumps(data).decode().replace("</", "<\\/")
+    # No "<" at all inside the <script> element ("</script>", "<!--" would end it or change how
+    # it is read); "\\u003c" is the same string to JSON.parse. Written by the lossless writer.
+    return dumps(data).decode().rstrip("\n").replace("<", "\\u003c")
 
 
 def page_data(report: ReportInput) -> tuple[dict[str, Any], dict[str, Any]]:
