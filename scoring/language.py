@@ -48,12 +48,16 @@ QUOTE_PAIRS: tuple[tuple[str, str], ...] = (
     ('"', '"'), ("“", "”"), ("„", "“"), ("„", "”"), ("”", "”"), ("«", "»"), ("»", "«"),
     ("‘", "’"), ("‚", "‘"), ("‚", "’"), ("‹", "›"), ("›", "‹"), ("「", "」"), ("『", "』"),
 )
+# A quotation is at most 500 characters: unbounded, every opening mark without its closing one
+# rescanned the rest of the line (quadratic on a run of opening marks).
 _QUOTED = re.compile("|".join(
-    [f"{re.escape(a)}[^{re.escape(b)}\n]*{re.escape(b)}" for a, b in QUOTE_PAIRS]
+    [f"{re.escape(a)}[^{re.escape(b)}\n]{{0,500}}{re.escape(b)}" for a, b in QUOTE_PAIRS]
     # 'single quotes' only where no letter touches them from outside (not it's, l'heure).
-    + [r"(?<!\w)'[^'\n]+'(?!\w)"]))
+    + [r"(?<!\w)'[^'\n]{1,500}'(?!\w)"]))
 # Addresses are not words of any language.
-_ADDRESS = re.compile(r"https?://\S+|www\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# An e-mail's local part starts only where a run of its characters starts: tried from every
+# position inside a long run (base64, degenerate model text), it rescanned the run each time.
+_ADDRESS = re.compile(r"https?://\S+|www\.\S+|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _WORD = WORD
 _WORD_SPLIT = re.compile(f"({WORD.pattern})")
 _SPACES = re.compile(r"\s+")
@@ -97,9 +101,24 @@ def letter_count(text: str) -> int:
     return sum(len(w) for w in LETTERS.findall(text)) - sum(map(str.isdigit, text))
 
 
+# The recognizer's time grows with its text (0.8 s for 20,000 letters here); an answer's language
+# shows in its first few thousand characters, so it reads at most this many (the card cuts a
+# transcript message at the same length), cut at a space, taken from the answer's first
+# READ_CHARS (room for the quotes and tool words stripped), so a 1 MB answer costs what 8 KB do.
+JUDGED_CHARS = 4000
+READ_CHARS = 2 * JUDGED_CHARS
+
+
+def _head(text: str) -> str:
+    if len(text) <= JUDGED_CHARS:
+        return text
+    cut = text.rfind(" ", 0, JUDGED_CHARS + 1)
+    return text[:cut if cut > JUDGED_CHARS // 2 else JUDGED_CHARS].rstrip()
+
+
 def _text_to_judge(answer: str, tool_outputs: Iterable[str]) -> str | None:
-    text = strip_for_language(answer, tool_outputs)
-    return main_script_text(text) if letter_count(text) >= MIN_LETTERS else None
+    text = strip_for_language(answer[:READ_CHARS], tool_outputs)
+    return _head(main_script_text(text)) if letter_count(text) >= MIN_LETTERS else None
 
 
 @lru_cache(maxsize=8192)

@@ -10,7 +10,9 @@ from phonenumbers import COUNTRY_CODE_TO_REGION_CODE
 
 # "+<country code> <national part>" with spaces, dots, dashes or brackets between digit groups.
 _INTERNATIONAL = re.compile(r"\+\s?(\d[\d\s().-]{5,}\d)")
-_EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+\.)+([A-Za-z]{2,})\b")
+# The local part starts where a run of its characters starts (tried from inside a run, it
+# rescanned the rest of the run from each position: quadratic on a long word).
+_EMAIL = re.compile(r"(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@([A-Za-z0-9-]+\.)+([A-Za-z]{2,})\b")
 
 
 def _national_part(digits: str) -> str | None:
