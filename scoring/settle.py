@@ -5,16 +5,23 @@ Estonian, Finnish).
 Letters: each occurrence of a letter (or letter sequence) that some languages of the group use
 and others do not gives +1 to each language that uses it and -2 to each that does not (a Finnish
 "y" speaks for Finnish and against Estonian). Function words: +1 to the one language of the group
-that has the word; words two languages of a group share tell nothing apart and are left out. A
-language is settled when it scores at least 2 and at least twice any other positive score.
+that has the word; words two languages of a group share tell nothing apart and are left out.
+Spellings: a word written in a way only one language of the group writes counts like a letter of
+that language (+1 to it, -2 to the others). Croatian's ijekavian "ije" (vrijeme, promijeni,
+lijepo) is such a spelling only inside a word: both languages end the cases of -ija nouns in
+"-ije" (agencije, aplikacije, Slovenije), Slovenian writes "-ijev" (taksijev) and "prijeten", and
+both write "pije", "bije". A language is settled when it scores at least 2 and at least twice any
+other positive score.
 """
 
 from __future__ import annotations
 
 
-from orvena_bench.formats.textmatch import LETTERS
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from orvena_bench.formats.textmatch import LETTERS
 
 SETTLE_GROUPS: tuple[frozenset[str], ...] = (
     frozenset({"uk", "ru", "bg"}),
@@ -27,10 +34,17 @@ SETTLE_GROUPS: tuple[frozenset[str], ...] = (
 class Evidence:
     letters: tuple[str, ...]
     words: frozenset[str]
+    spellings: tuple[re.Pattern[str], ...] = ()
 
 
-def _evidence(letters: str, words: str) -> Evidence:
-    return Evidence(tuple(letters.split()), frozenset(words.split()))
+def _evidence(letters: str, words: str, *spellings: str) -> Evidence:
+    return Evidence(tuple(letters.split()), frozenset(words.split()),
+                    tuple(re.compile(p) for p in spellings))
+
+
+# Croatian words that end in ijekavian "-ije", and "ije" with a letter after it in a word that is
+# not one of the shared forms above.
+_IJEKAVIAN = r"^(?:(?:n|pr|dv|sm|razum)ije$|(?!pije|bije|prije[tlm])\w*?ije(?!v$)(?=\w))"
 
 
 EVIDENCE: Mapping[str, Evidence] = {
@@ -48,11 +62,11 @@ EVIDENCE: Mapping[str, Evidence] = {
                     "vedno kdo nima proti med v z vsakdo vsak vsaka vsako vrednost vnesite izberite "
                     "ker kateri katera katero tega temu teh ni človek mesto vreme shrani brez kdor "
                     "svoboda svobodo pravico nobeden"),
-    "hr": _evidence("ć đ ije", "i u sa su koji koja koje će ću ćete ćemo također kao može već još "
+    "hr": _evidence("ć đ", "i u sa su koji koja koje će ću ćete ćemo također kao može već još "
                     "sutra danas sat sati sada gdje kada što sam ih jer ako vrlo jako nije nema tko "
                     "prema nakon prije uvijek sve svi ovaj ova ovo ove ovog ovom ovih vrijednost "
                     "unesite odaberite svatko svaki svaka svako između ili čovjek vrijeme mjesto "
-                    "bez sloboda slobodu pravo nitko spremi"),
+                    "bez sloboda slobodu pravo nitko spremi", _IJEKAVIAN),
     "lv": _evidence("ā č ē ģ ī ķ ļ ņ š ū ž", "un uz no par vai jūsu es šo šī būs bija arī vēl rīt "
                     "šodien tagad pulksten nav lai pie līdz pēc kā viņš viņa mēs tev"),
     "lt": _evidence("ą č ę ė į š ų ū ž y", "yra su į iš arba jūsų aš šis ši bus buvo taip rytoj "
@@ -85,9 +99,14 @@ def scores(text: str, group: frozenset[str]) -> dict[str, int]:
         if n:
             for lang in points:
                 points[lang] += n if letter in EVIDENCE[lang].letters else -2 * n
+    spellings = [(lang, p) for lang in group for p in EVIDENCE[lang].spellings]
     for word in _WORD.findall(lowered):
         for lang in points:
             points[lang] += word in EVIDENCE[lang].words
+        for owner, pattern in spellings:
+            if pattern.search(word):
+                for lang in points:
+                    points[lang] += 1 if lang == owner else -2
     return points
 
 

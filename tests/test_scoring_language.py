@@ -128,6 +128,25 @@ def test_confusable_languages_are_settled_by_letters_and_function_words(language
     assert settle(text, group) == language
 
 
+@pytest.mark.parametrize("text", [
+    "Z ekipo agencije ste se dogovorili, da končne vizuale oddajo do petka. Rok so prestavili "
+    "zaradi nove verzije logotipa.",
+    "Tega ne morem, naročanje taksijev prek aplikacije ni med mojimi funkcijami.",
+    "Fotografije iz Slovenije sem shranila v album, ki je zelo prijeten.",
+])
+def test_slovenian_words_ending_in_ije_do_not_make_an_answer_croatian(text):
+    # Both languages end the cases of -ija nouns in -ije; only an ijekavian "ije" is Croatian.
+    assert settle(text, SETTLE_GROUPS[1]) == "sl"
+
+
+@pytest.mark.parametrize("text", [
+    "Prije podne je vrijeme lijepo, a cijena karte je deset eura.",
+    "Nije moguće promijeniti vrijednost ove opcije.",
+])
+def test_ijekavian_spellings_still_make_an_answer_croatian(text):
+    assert settle(text, SETTLE_GROUPS[1]) == "hr"
+
+
 def test_settle_decides_nothing_without_evidence():
     assert settle("Marta Anna Petra", SETTLE_GROUPS[1]) is None
 
@@ -147,6 +166,14 @@ def test_a_russian_answer_to_a_ukrainian_request_fails(check):
 def test_a_croatian_answer_to_a_slovenian_request_is_settled_and_fails(check):
     judgement = check.judge("Sutra u deset sati imate sastanak koji je vrlo važan.", "sl")
     assert not judgement.accepted and (judgement.how, judgement.reading) == ("settled", "hr")
+
+
+def test_a_slovenian_answer_with_ije_nouns_passes_and_a_croatian_one_still_fails(check):
+    slovenian = "Tega ne morem, naročanje taksijev prek aplikacije ni med mojimi funkcijami."
+    croatian = "Nažalost, to ne mogu, naručivanje taksija preko aplikacije nije moguće."
+    assert accepted(check, slovenian, "sl")
+    assert not accepted(check, croatian, "sl")
+    assert not accepted(check, slovenian, "hr")
 
 
 # --- the English-only rule for et, lv, lt, sl ------------------------------------------------------
