@@ -11,7 +11,6 @@ import hashlib
 from pathlib import Path
 from typing import Any
 
-from harness.backends.chat_template import ChatRenderer
 from harness.backends.prompt_tokens import Cuts, PromptEncoder, Encoded
 from harness.toolcalls import parser_module
 
@@ -61,7 +60,6 @@ class ChatSide:
         self.thinking = thinking
         # Where prompts may be cut when tokenized (None: tokenize them whole).
         self.cuts = Cuts.of(tokenizer)
-        self.renderer = ChatRenderer(tokenizer)
 
     @property
     def template_sha256(self) -> str:
@@ -74,10 +72,13 @@ class ChatSide:
     def text(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]], *,
              add_generation_prompt: bool = True) -> str:
         """The template's text (``tools=``, ``enable_thinking`` passed explicitly: mlx-lm's
-        wrapper turns thinking on when the argument is missing)."""
-        return self.renderer.render(messages, tools or None,
-                                    add_generation_prompt=add_generation_prompt,
-                                    enable_thinking=self.thinking)
+        wrapper turns thinking on when the argument is missing). Through
+        ``apply_chat_template`` itself: a faster renderer built on private transformers helpers
+        saved 1.5-6 ms a round with the published Qwen templates (a few seconds of a 637-scenario
+        run), not worth a private API."""
+        return self.tokenizer.apply_chat_template(
+            messages, tools=tools or None, add_generation_prompt=add_generation_prompt,
+            tokenize=False, enable_thinking=self.thinking)
 
     def encode(self, text: str) -> list[int]:
         return list(self.tokenizer.encode(text, add_special_tokens=False))

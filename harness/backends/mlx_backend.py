@@ -94,7 +94,6 @@ class MlxBackend:
         self.chat = ChatSide(self.tokenizer, tool_format=tool_format, thinking=thinking,
                              name=self.model_name)
         self.tool_format = self.chat.tool_format
-        self.chat_renderer = self.chat.renderer
         # The last scenario's first prompt, which the next one's shares its tool schemas with.
         self._last_first: Encoded | None = None
         self.thinking = thinking
