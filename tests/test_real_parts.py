@@ -142,6 +142,17 @@ def test_a_template_whose_call_format_mlx_lm_cannot_tell_is_refused_with_the_rea
     assert code == 2 and "cannot tell the tool-call format" in capsys.readouterr().err
 
 
+def test_a_template_that_refuses_the_loops_call_ids_fails_the_preflight_naming_why(capsys, tmp_path):
+    # Mistral Small 3.2's template wants 9-character alphanumeric call ids; the loop's are call_N.
+    template = _need(real_parts.llama_cpp_templates, download=False)["Mistral-Small-3.2-24B-Instruct-2506"]
+    side = _need(real_parts.borrowed_chat_side, template, tmp_path / "mistral", download=False)
+    ids = ",".join(EVERY_CATEGORY.split(",")[:4])
+    code, out = check_model(capsys, "--model", str(side), "--ids", ids)
+    assert code == 1 and "tool parser mistral" in out
+    assert "template            FAIL" in out and "Tool call IDs should be alphanumeric" in out
+    assert "verdict: FAIL (template, verdicts)" in out
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("arch", ["qwen3_5", "qwen3"])
 def test_forced_turns_through_the_mlx_path_score_as_the_reference_in_every_category(capsys, tmp_path, arch):
