@@ -50,6 +50,11 @@ def run_tool(phone: Phone, name: str, arguments: dict[str, Any], catalog: Catalo
         text = implementation(phone, arguments)
     except TimeError as e:
         return ToolOutcome(f"Error: {e}", failed=True, matched=False)
+    except OverflowError:
+        # A boundary date (9999-12-31T23:59 plus an hour, 0001-01-01 in another zone) is the
+        # model's input, not a harness bug: it gets an error it can recover from.
+        return ToolOutcome("Error: a date or time in the arguments is out of the range the phone "
+                           "keeps (years 1 to 9999); use a nearer date", failed=True, matched=False)
     except ToolError as e:
         return ToolOutcome(f"Error: {e}", failed=True)
     return ToolOutcome(text)

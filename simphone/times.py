@@ -101,7 +101,10 @@ def argument_range_start(value: str, clock: Clock, field: str) -> datetime:
 def argument_range_end(value: str, clock: Clock, field: str) -> datetime:
     """A date or date-time argument as the end of a range (a date means the end of that day)."""
     if _ISO_DATE.match(value):
-        return clock.local(datetime.combine(_argument_date(value, field) + timedelta(days=1), time()))
+        day = _argument_date(value, field)
+        if day == date.max:  # "9999-12-31", a common "no end": the range ends with the last day
+            return clock.local(datetime.combine(day, time.max))
+        return clock.local(datetime.combine(day + timedelta(days=1), time()))
     return argument_time(value, clock, field)
 
 

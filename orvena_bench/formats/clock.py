@@ -192,6 +192,9 @@ class Clock:
                 return self.token(token.group("kind"), token.group("expr"))
             except ValueError as e:
                 raise ValueError(f"bad token {m.group(0)}: {e}") from None
+            except OverflowError:  # {+99999999d}: beyond the years a date can hold
+                raise ValueError(f"bad token {m.group(0)}: the time it names is out of range "
+                                 "(years 1 to 9999)") from None
 
         return _TOKEN_LIKE.sub(one, text)
 

@@ -33,6 +33,8 @@ class Row:
         if cell is None:
             return "not run"
         t = cell.tally
+        if t.total == 0:  # every line of the row failed outside the model (formats.failures)
+            return "not run"
         count = str(t.passed) if t.total == self.total else f"{t.passed} of {t.total} run"
         out = f"{count} ({100 * t.rate:.1f}%)"
         for seed, other in cell.others:
