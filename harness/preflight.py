@@ -265,7 +265,8 @@ class ProbeSession:
             return Reuse(True)
         decode = self.chat.tokenizer.decode
         return Reuse(False, tools_changed, len(cached) - n,
-                     f"cached {decode(cached[n:n + 3])!r}, re-rendered {decode(prompt[n:n + 3])!r}")
+                     f"cached {[decode([t]) for t in cached[n:n + 3]]}, re-rendered "
+                     f"{[decode([t]) for t in prompt[n:n + 3]]}")
 
 
 # -- the whole check ------------------------------------------------------------------------

@@ -125,7 +125,7 @@ def test_qwen3s_template_re_renders_the_empty_think_block_away_and_the_preflight
     code, out = report(real_sides, "qwen3", EVERY_SET_AND_CATEGORY)
     cache = [x for x in out.splitlines() if x.startswith("cache") or "re-rendered" in x]
     assert code == 0 and cache[0].split()[1] == "warn"
-    assert "cached '<think>\\n\\n</think>', re-rendered '<tool_call>" in "\n".join(cache)
+    assert "cached ['<think>', '\\n\\n', '</think>'], re-rendered ['<tool_call>'" in "\n".join(cache)
     assert "with warnings (cache)" in out
 
 
