@@ -36,9 +36,6 @@ from orvena_bench.formats.result import ResultLine
 from orvena_bench.formats.scenario import ExpectedCall, Scenario
 from orvena_bench.formats.textmatch import Folded, fold
 
-RULES = ("echo", "inside-value", "cldr-time", "answerNot-fact", "untimed-arg")
-
-
 @dataclass(frozen=True)
 class Lint:
     rule: str
@@ -238,7 +235,7 @@ def _times_of(options: list[str], separator: str) -> list[time]:
             if h < 24 and minute < 60 and (sep == ":" or sep == separator or sep == "h"):
                 found.add((h, minute))
     late = {(h - 12, m) for h, m in found if h > 12}
-    return [time(h % 24, m) for h, m in sorted(found) if (h, m) not in late or h == 0]
+    return [time(h, m) for h, m in sorted(found) if (h, m) not in late]
 
 
 _CLOCK_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d])")
