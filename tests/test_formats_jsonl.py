@@ -124,3 +124,8 @@ def test_a_byte_order_mark_does_not_cost_the_first_line(tmp_path):
     path = tmp_path / "s.jsonl"
     path.write_bytes(jsonl.BOM + b'{"a": 1}\r\n{"a": 2}\n')
     assert [loads(raw) for _, raw in iter_lines(path)] == [{"a": 1}, {"a": 2}]
+
+
+def test_a_lone_surrogate_in_a_key_is_written_and_read_back():
+    data = {"arguments": {"\ud83d": {"a\udc00": 1}}}  # orjson raises the codec's error for keys
+    assert loads(dumps(data)) == data and loads(json_text(data)) == data

@@ -114,7 +114,7 @@ def dumps(data: object) -> bytes:
     Raises TypeError only for a value that is not JSON data at all."""
     try:
         return orjson.dumps(data) + b"\n"
-    except TypeError:
+    except (TypeError, UnicodeEncodeError):  # a surrogate in a key raises the codec's error
         text = json.dumps(_plain(data), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
         # Only a lone surrogate cannot be UTF-8; inside a JSON string its escape reads back as it.
         return text.encode("utf-8", "backslashreplace") + b"\n"
@@ -125,12 +125,20 @@ def json_text(value: Any) -> str:
     or a check reads it; lossless like ``dumps``, a lone surrogate kept in the text as is."""
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode()
-    except TypeError:
+    except (TypeError, UnicodeEncodeError):
         return json.dumps(_plain(value), ensure_ascii=False, allow_nan=False, separators=(",", ":"))
 
 
 def as_data(model: BaseModel | dict) -> Any:
-    return model.model_dump(mode="json", by_alias=True) if isinstance(model, BaseModel) else model
+    """A model as JSON data (a dict is taken as it is)."""
+    if not isinstance(model, BaseModel):
+        return model
+    try:
+        return model.model_dump(mode="json", by_alias=True)
+    except UnicodeEncodeError:
+        # pydantic's JSON mode refuses a lone surrogate in a key; the fields here are JSON data
+        # already, and dumps writes the surrogate as its escape.
+        return _plain(model.model_dump(by_alias=True))
 
 
 # --- reading ---------------------------------------------------------------------------------
