@@ -3,6 +3,7 @@ shape (``{"tools": [...]}``), loaded as the SDK's ``Tool`` objects with argument
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -121,10 +122,15 @@ class Fixture:
 
 
 def fixture_path(connection: str, catalog: Catalog | None = None) -> Path:
-    """The catalog's fixture path of the connection, else ``fixtures/mcp/<connection>.json``."""
+    """The catalog's fixture path of the connection, else ``fixtures/mcp/<connection>.json``. A
+    connection id is a plain name: one that would reach outside the fixtures folder ("/etc/passwd",
+    "../../catalog/x") is refused, naming only the id."""
     entry = catalog.connection(connection) if catalog is not None else None
     if entry is not None:
         return data_root() / entry.fixture
+    if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._-]*", connection or ""):
+        raise FormatError(f"connection {connection!r} is not a connection id (letters, digits, "
+                          "'.', '_' and '-')")
     return fixtures_dir() / f"{connection}.json"
 
 

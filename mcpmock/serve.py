@@ -71,7 +71,12 @@ def build_server(responder: Responder, connections: Sequence[str], *, prefixed: 
         target = split_served(params.name, connections, prefixed=prefixed)
         if target is None:
             return unknown_tool(params.name)
-        return responder.call_result(*target, params.arguments)
+        try:
+            return responder.call_result(*target, params.arguments)
+        except Exception as e:  # noqa: BLE001 - one odd call is a tool error, not JSON-RPC code 0
+            return types.CallToolResult(
+                content=[types.TextContent(type="text", text=f"Error: {type(e).__name__}: {e}")],
+                is_error=True)
 
     return Server(name, version=_version(), on_list_tools=list_tools, on_call_tool=call_tool)
 

@@ -127,3 +127,9 @@ def test_project_fixture_loads_with_the_cards_count(connection):
 
 def test_the_project_has_a_fixture_for_each_of_the_twelve_connections_only():
     assert sorted(p.stem for p in fixtures_dir().glob("*.json")) == sorted(CONNECTIONS)
+
+
+@pytest.mark.parametrize("connection", ["/etc/passwd", "../../catalog/orvena-catalog", "", ".."])
+def test_a_connection_id_cannot_reach_outside_the_fixtures_folder(connection):
+    with pytest.raises(FormatError, match="is not a connection id"):
+        fixture_path(connection)

@@ -166,3 +166,17 @@ def test_scenario_lookup_skips_broken_lines_of_other_scenarios(root):
     assert find_scenario(ID, [path]).id == ID
     with pytest.raises(FormatError, match="no scenario 'en-mcp-nothing'"):
         find_scenario("en-mcp-nothing", [path])
+
+
+def test_arguments_json_accepts_but_orjson_refuses_are_answered_as_tool_results(root):
+    s = scenario()
+    server = build_server(Responder(s, clock_of(s)), ["todoist"], prefixed=False)
+    odd = [{"searchText": "Passport", "limit": 10**24}, {"searchText": "Pass\ud83d"},
+           {"\ud83d": 1, "searchText": "x"}]
+
+    async def run():
+        async with Client(server) as client:
+            return [await client.call_tool("find-tasks", a) for a in odd]
+
+    for result in anyio.run(run):
+        assert result.content and result.content[0].text  # an answer, never a JSON-RPC error
