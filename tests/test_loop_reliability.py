@@ -210,3 +210,13 @@ def test_a_second_run_into_the_same_file_is_refused_while_the_first_writes(tmp_p
     with jsonl.appending(out / "mini" / "reference.jsonl"):  # the first run, still writing
         assert run("--backend", "reference", "--scenarios", scenarios, "--out", out) == 2
     assert "another run is writing this file" in capsys.readouterr().err
+
+
+def test_yes_is_not_true_in_a_scenario_or_a_result_line(tmp_path, capsys):
+    scenarios = pack(tmp_path, scenario("en-calendar-one"),
+                     scenario("en-calendar-yes", expect={"noTools": "yes", "answer": ["x"]}))
+    assert run("--backend", "reference", "--scenarios", scenarios, "--out", tmp_path / "r") == 1
+    assert "mini.jsonl:2: field expect.noTools: Input should be a valid boolean" in capsys.readouterr().err
+    results = tmp_path / "r.jsonl"
+    results.write_bytes(orjson.dumps({"id": "en-calendar-one", "model": "m", "passed": "yes"}) + b"\n")
+    assert [r.passed for r in lines(results)] == [False]

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Annotated, Any
 
 import orjson
-from pydantic import Field, PrivateAttr, ValidationError, WrapValidator, model_validator
+from pydantic import Field, PrivateAttr, StrictBool, ValidationError, WrapValidator, model_validator
 
 from orvena_bench.formats.scenario import Open
 
@@ -173,7 +173,8 @@ class ResultLine(Open):
     category: LenientText = ""
     model: str
     seed: int = 7
-    passed: LenientBool = False
+    # Only JSON true passes: "yes" or 1 is not a verdict (a bool would coerce it to true).
+    passed: Annotated[StrictBool, lenient(False)] = False
     issues: Annotated[list[str], lenient(list)] = Field(default_factory=list)
     answer: Text = ""
     calls: list[CallRecord] = Field(default_factory=list)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
 
 
 def _as_list(value: Any) -> Any:
@@ -50,7 +50,8 @@ class Expect(Open):
     calls: list[ExpectedCall] = Field(default_factory=list)
     anyOf: list[list[ExpectedCall]] = Field(default_factory=list)
     forbid: StrList = Field(default_factory=list)
-    noTools: bool = False
+    # JSON true or false only: "yes" coerced to true made a scenario that can never pass.
+    noTools: StrictBool = False
     answer: StrList = Field(default_factory=list)
     answerAny: StrList = Field(default_factory=list)
     answerGroups: list[StrList] = Field(default_factory=list)
