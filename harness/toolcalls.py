@@ -15,8 +15,8 @@ from functools import lru_cache
 from types import ModuleType
 from typing import Any
 
-import orjson
 
+from orvena_bench.formats.jsonl import json_text, loads
 from harness.backend import Generation, ParsedCall
 
 # The format the harness writes itself (reference and scripted backends) and assumes when a
@@ -101,8 +101,8 @@ def _as_call(item: Any) -> ParsedCall:
     if isinstance(arguments, str):
         # Some models write the arguments object as a JSON string; read it as the object.
         try:
-            arguments = orjson.loads(arguments)
-        except orjson.JSONDecodeError as e:
+            arguments = loads(arguments)  # lossless: an integer beyond 64 bits stays one
+        except ValueError as e:
             raise ValueError(f"arguments are not JSON ({e})") from None
     if arguments is None:
         arguments = {}
@@ -189,7 +189,9 @@ def render_calls(calls: list[ParsedCall], tool_format: str = DEFAULT_FORMAT) -> 
     blocks = []
     for call in calls:
         if tool_format == "json_tools":
-            body = orjson.dumps({"name": call.name, "arguments": call.arguments}).decode()
+            # "</" only occurs inside JSON strings; written "<\/" (the same string), a value
+            # holding "</tool_call>" cannot end the block early.
+            body = json_text({"name": call.name, "arguments": call.arguments}).replace("</", "<\\/")
         elif tool_format == "qwen3_coder":
             params = "".join(f"<parameter={k}>\n{_bare(v)}\n</parameter>\n"
                              for k, v in call.arguments.items())

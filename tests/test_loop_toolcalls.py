@@ -77,3 +77,12 @@ def test_an_unreadable_block_stays_in_the_turns_text_as_written():
     assert g.content == "Checking.\n\n" + broken
     unterminated = '<tool_call>\n{"name": "a", "arguments": {'
     assert parse_text(unterminated, "json_tools").content == unterminated
+
+
+def test_a_call_whose_argument_holds_the_end_marker_reads_back_as_written():
+    from harness.backend import ParsedCall
+    from harness.toolcalls import parse_text, render_calls
+
+    calls = [ParsedCall("send_message", {"to": "Aoife", "text": "type </tool_call> to end", "n": 10**24})]
+    parsed = parse_text(render_calls(calls, "json_tools"), "json_tools")
+    assert parsed.parse_errors == [] and parsed.calls == calls

@@ -173,8 +173,9 @@ def _generation(content: str, reasoning: str, calls: list[dict[str, str]]) -> Ge
     blocks: list[str] = []
     for call in calls:
         raw = call["arguments"] or "{}"
-        block = f'<tool_call>\n{{"name": {json.dumps(call["name"], ensure_ascii=False)}, ' \
-                f'"arguments": {raw}}}\n</tool_call>'
+        # "</" only occurs inside JSON strings: "<\/" reads the same and cannot end the block.
+        block = (f'<tool_call>\n{{"name": {json.dumps(call["name"], ensure_ascii=False)}, '
+                 f'"arguments": {raw}}}').replace("</", "<\\/") + '\n</tool_call>'
         blocks.append(block)
         try:
             arguments = json.loads(raw)
