@@ -220,3 +220,16 @@ def test_yes_is_not_true_in_a_scenario_or_a_result_line(tmp_path, capsys):
     results = tmp_path / "r.jsonl"
     results.write_bytes(orjson.dumps({"id": "en-calendar-one", "model": "m", "passed": "yes"}) + b"\n")
     assert [r.passed for r in lines(results)] == [False]
+
+
+def test_score_write_that_exits_2_for_an_unknown_id_writes_nothing(tmp_path, capsys):
+    scenarios = pack(tmp_path, scenario("en-calendar-one"))
+    out = tmp_path / "r"
+    assert run("--backend", "reference", "--scenarios", scenarios, "--out", out) == 0
+    result = out / "mini" / "reference.jsonl"
+    stranger = {**orjson.loads(result.read_bytes()), "id": "en-calendar-nobody", "passed": False}
+    result.write_bytes(result.read_bytes() + orjson.dumps(stranger) + b"\n")
+    before = result.read_bytes()
+    assert main(["score", str(result), "--scenarios", str(scenarios), "--write", str(result)]) == 2
+    assert "nothing written: some lines name no scenario" in capsys.readouterr().err
+    assert result.read_bytes() == before

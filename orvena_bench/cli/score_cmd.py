@@ -84,6 +84,9 @@ def run(args: argparse.Namespace) -> int:
         if unreadable:
             errors.append(FormatError("nothing written: lines that did not load would be lost; "
                                       "fix them first", file=", ".join(map(str, sorted(unreadable)))))
+        elif errors:  # a rewrite that exits 2 would contradict itself: all or nothing
+            errors.append(FormatError("nothing written: some lines name no scenario; give their "
+                                      "scenario files with --scenarios"))
         else:
             for path in _write(args.write, rescored):
                 print(f"wrote {path}")
