@@ -171,6 +171,7 @@ def _generation(content: str, reasoning: str, calls: list[dict[str, str]]) -> Ge
     parsed: list[ParsedCall] = []
     errors: list[str] = []
     blocks: list[str] = []
+    unread: list[str] = []
     for call in calls:
         raw = call["arguments"] or "{}"
         # "</" only occurs inside JSON strings: "<\/" reads the same and cannot end the block.
@@ -184,7 +185,10 @@ def _generation(content: str, reasoning: str, calls: list[dict[str, str]]) -> Ge
             parsed.append(ParsedCall(call["name"], arguments))
         except ValueError as e:
             errors.append(f"{type(e).__name__}: {e} in {block[:500]!r}")
+            unread.append(block)
     text = "\n".join(([f"<think>\n{reasoning}\n</think>\n"] if reasoning else [])
                      + ([content] if content else []) + blocks)
+    if unread:  # kept in the turn's text as written, as parse_text keeps them (toolcalls.py)
+        content = "\n\n".join(p for p in (content.strip(), "\n".join(unread)) if p)
     return Generation(text=text, content=content, reasoning=reasoning, calls=parsed,
                       parse_errors=errors)
