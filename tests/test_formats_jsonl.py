@@ -129,3 +129,10 @@ def test_a_byte_order_mark_does_not_cost_the_first_line(tmp_path):
 def test_a_lone_surrogate_in_a_key_is_written_and_read_back():
     data = {"arguments": {"\ud83d": {"a\udc00": 1}}}  # orjson raises the codec's error for keys
     assert loads(dumps(data)) == data and loads(json_text(data)) == data
+
+
+def test_a_hand_written_file_keeps_its_broken_last_line_an_error(tmp_path):
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(dumps(line("a").model_dump(mode="json")) + b'{"id": "b", "langu')  # a typo
+    with pytest.raises(FormatError, match=r"s.jsonl:2: not valid JSON"):
+        read_models(path, ResultLine)  # no on_torn: nothing set aside

@@ -11,7 +11,8 @@ killed run loses nothing recorded and two runs never write one file at once. A w
 (a full disk) is cut back, so the file stays whole up to its last line. A last line without its
 newline that is not JSON is a write cut off by a kill or a full disk: readers set it aside and say
 so, and opening the file for appending moves it to ``<file>.torn`` first (a whole last line that
-only lacks its newline gets the newline), so nothing is glued onto it.
+only lacks its newline gets the newline), so nothing is glued onto it. (Only files a program appends to set a torn line aside: in a
+hand-written scenario file it is an error like any bad line.)
 """
 
 from __future__ import annotations
@@ -169,27 +170,29 @@ def _is_json(raw: bytes) -> bool:
     return True
 
 
-def iter_lines(path: str | Path, *, on_torn: Callable[[TornLine], None] = say_torn
+def iter_lines(path: str | Path, *, on_torn: Callable[[TornLine], None] | None = None
                ) -> Iterator[tuple[int, bytes]]:
     """(line number, raw line) for every non-blank line. A UTF-8 byte order mark before the first
-    line is dropped; a torn last line is set aside (not yielded) and handed to ``on_torn``."""
+    line is dropped. With ``on_torn`` (files a program appends to: results), a torn last line is
+    set aside (not yielded) and handed to it; without (hand-written files: scenarios), it is
+    yielded like any line, so its reader reports it."""
     with open(path, "rb") as f:
         for number, raw in enumerate(f, start=1):
             if number == 1:
                 raw = raw.removeprefix(BOM)
             if not raw.strip():
                 continue
-            if not raw.endswith(b"\n") and not _is_json(raw):
+            if on_torn is not None and not raw.endswith(b"\n") and not _is_json(raw):
                 on_torn(TornLine(str(path), number, len(raw)))
                 continue
             yield number, raw
 
 
 def parse_lines(path: str | Path, parse: Callable[[Any], T], errors: list[FormatError], *,
-                on_torn: Callable[[TornLine], None] = say_torn) -> list[tuple[int, T]]:
+                on_torn: Callable[[TornLine], None] | None = None) -> list[tuple[int, T]]:
     """(line number, ``parse(JSON)``) for every line that parses: the one loop every reader of a
     file kind goes through. One error per bad line goes to ``errors``, so one broken line never
-    stops the others; a torn last line is set aside (``iter_lines``)."""
+    stops the others; a torn last line is set aside with ``on_torn`` (``iter_lines``)."""
     items = []
     for number, raw in iter_lines(path, on_torn=on_torn):
         try:
@@ -203,7 +206,7 @@ def parse_lines(path: str | Path, parse: Callable[[Any], T], errors: list[Format
 
 def read_models(path: str | Path, model: type[M], *,
                 errors: list[FormatError] | None = None,
-                on_torn: Callable[[TornLine], None] = say_torn) -> list[M]:
+                on_torn: Callable[[TornLine], None] | None = None) -> list[M]:
     """All lines of a file as models; raises one FormatError listing every bad line. With an
     ``errors`` list, bad lines are added to it instead and the good ones returned."""
     found: list[FormatError] = []

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from orvena_bench.formats.errors import FormatError
-from orvena_bench.formats.jsonl import FormatErrors, parse_lines, write_models
+from orvena_bench.formats.jsonl import FormatErrors, parse_lines, say_torn, write_models
 from orvena_bench.formats.result import ResultLine
 from orvena_bench.formats.scenario_files import SETS
 
@@ -41,7 +41,8 @@ def read_numbered(path: str | Path, errors: list[FormatError]) -> list[tuple[int
     path = Path(path)
     if not path.is_file():
         raise FormatError("no such result file", file=str(path))
-    return parse_lines(path, ResultLine.read, errors)
+    # A run appends to these files: a torn last line (a kill inside a write) is set aside, said.
+    return parse_lines(path, ResultLine.read, errors, on_torn=say_torn)
 
 
 def read_file(path: str | Path, errors: list[FormatError] | None = None) -> list[ResultLine]:
