@@ -107,6 +107,8 @@ def write_turn(chat: ChatSide, messages: list[dict[str, Any]], tools: list[dict[
         opening = prompt_text[len(base):] if prompt_text.startswith(base) else ""
         rest = full[k:]
         for n in range(len(opening), 0, -1):
+            if opening[n - 1] not in ">\n":  # never cut inside a marker or a line
+                continue
             at = full.rfind(opening[:n])
             if at >= 0:
                 rest = full[at + n:]
