@@ -236,16 +236,29 @@ def template_markers(template: str) -> list[str]:
     return sorted(set(_MARKER.findall(template)))
 
 
-def end_of_turn(template: str, tokenizer: Any) -> str | None:
-    """The marker a template writes right after an assistant's text (None: none)."""
-    messages = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": _PROBE_ANSWER}]
-    try:
-        text = tokenizer.apply_chat_template(messages, chat_template=template, tokenize=False)
-    except Exception:  # noqa: BLE001 - a template that refuses this chat has no answer here
-        return None
-    after = text.split(_PROBE_ANSWER, 1)[-1].lstrip() if _PROBE_ANSWER in text else ""
-    m = _MARKER.match(after)
-    return m.group(0) if m else None
+def ends_of_turn(template: str, tokenizer: Any) -> list[str]:
+    """The markers a template writes right after an assistant's answer, and at the very end of
+    an assistant turn that calls a tool (Gemma 4 ends one with ``<|tool_response>``)."""
+    user = {"role": "user", "content": "Hi"}
+    call = {"role": "assistant", "content": "", "tool_calls": [{
+        "id": "abcdefghi", "type": "function",
+        "function": {"name": "get_weather", "arguments": {"place": "Cork"}}}]}
+    tools = [{"type": "function", "function": {"name": "get_weather", "description": "Weather.",
+              "parameters": {"type": "object", "properties": {"place": {"type": "string"}}}}}]
+    found = []
+    for messages in ([user, {"role": "assistant", "content": _PROBE_ANSWER}], [user, call]):
+        try:
+            text = tokenizer.apply_chat_template(messages, tools=tools, chat_template=template,
+                                                 tokenize=False).rstrip()
+        except Exception:  # noqa: BLE001 - a template that refuses this chat tells nothing
+            continue
+        if _PROBE_ANSWER in text:
+            m = _MARKER.match(text.split(_PROBE_ANSWER, 1)[-1].lstrip())
+        else:
+            m = next((m for m in _MARKER.finditer(text) if m.end() == len(text)), None)
+        if m and m.group(0) not in found:
+            found.append(m.group(0))
+    return found
 
 
 def borrowed_chat_side(template: str, out_dir: str | Path, download: bool = True) -> Path:
@@ -260,17 +273,22 @@ def borrowed_chat_side(template: str, out_dir: str | Path, download: bool = True
     tok = Tokenizer.from_str(files["tokenizer.json"].decode())
     markers = [m for m in template_markers(template) if tok.token_to_id(m) is None]
     tok.add_tokens([AddedToken(m, special=True, normalized=False) for m in markers])
-    probe = PreTrainedTokenizerFast(tokenizer_object=tok)
-    end = end_of_turn(template, probe) or "<|im_end|>"
-    if tok.token_to_id(end) is None:
-        tok.add_tokens([AddedToken(end, special=True, normalized=False)])
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token=end)
+    specials = {"eos_token": "</s>", "bos_token": "<s>"} if "eos_token" in template else {}
+    for t in specials.values():
+        if tok.token_to_id(t) is None:
+            tok.add_tokens([AddedToken(t, special=True, normalized=False)])
+    probe = PreTrainedTokenizerFast(tokenizer_object=tok, **specials)
+    ends = ends_of_turn(template, probe) or ["<|im_end|>"]
+    for t in ends:
+        if tok.token_to_id(t) is None:
+            tok.add_tokens([AddedToken(t, special=True, normalized=False)])
+    fast = PreTrainedTokenizerFast(tokenizer_object=tok, **{**specials, "eos_token": ends[0]})
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     fast.save_pretrained(str(out))
     (out / "chat_template.jinja").write_text(template, encoding="utf-8")
     (out / "config.json").write_text(json.dumps(
-        {"model_type": "qwen3", "eos_token_id": tok.token_to_id(end)}, indent=2) + "\n")
+        {"model_type": "qwen3", "eos_token_id": [tok.token_to_id(t) for t in ends]}, indent=2) + "\n")
     return out
 
 
