@@ -116,8 +116,13 @@ def _head(text: str) -> str:
     return text[:cut if cut > JUDGED_CHARS // 2 else JUDGED_CHARS].rstrip()
 
 
+# A lone surrogate (a model cutting an emoji pair in half) is no letter of any language, and the
+# recognizer cannot encode it.
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def _text_to_judge(answer: str, tool_outputs: Iterable[str]) -> str | None:
-    text = strip_for_language(answer[:READ_CHARS], tool_outputs)
+    text = strip_for_language(_LONE_SURROGATE.sub("", answer[:READ_CHARS]), tool_outputs)
     return _head(main_script_text(text)) if letter_count(text) >= MIN_LETTERS else None
 
 

@@ -197,3 +197,10 @@ def test_score_checks_the_language_of_the_request_or_the_expected_one(check):
     s_en = s.model_copy(update={"expect": s.expect.model_copy(update={"language": "en"})})
     assert score(s_en, line, language_check=check).passed
     assert score(s, line, language_check=False).passed
+
+
+def test_a_lone_surrogate_in_the_answer_is_skipped_not_a_crash(check):
+    # A model that cuts an emoji pair in half writes "\ud83d" alone: the recognizer cannot
+    # encode it, and it is no letter of any language.
+    judged = check.judge("Your dentist appointment is on Friday at nine \ud83d", "en")
+    assert judged.accepted and "\ud83d" not in judged.text
