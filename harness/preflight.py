@@ -40,21 +40,13 @@ from orvena_bench.formats.result import ResultLine
 from orvena_bench.formats.scenario import Scenario
 from harness.backend import Generation, ParsedCall, SessionContext
 from harness.backends.chat_side import ChatSide
+from harness.backends.prompt_cache import common_prefix
 from harness.backends.reference import ReferenceBackend, ReferenceSession
 from harness.loop import _assistant_message
 from harness.toolcalls import parse_text
 
 TEXT_BEFORE_CALL = "Un momento, lo compruebo: «ok» — 好的."
 SHOWN = 5  # differences shown per check
-
-
-def common_prefix(a: list[int], b: list[int]) -> int:
-    n = min(len(a), len(b))
-    i = 0
-    for step in (1024, 64, 8, 1):
-        while i + step <= n and a[i:i + step] == b[i:i + step]:
-            i += step
-    return i
 
 
 def _json(value: Any) -> str:

@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+from orvena_bench.cli.selection import add_selection_arguments, selected_ids
 from orvena_bench.formats.catalog import load_catalog
 from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.paths import catalog_path, scenarios_dir
@@ -30,10 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="scenario set (default: all)")
     p.add_argument("--scenarios", action="append", type=Path, metavar="FILE",
                    help="scenario file (repeatable; overrides --set)")
-    p.add_argument("--ids", help="comma-separated scenario ids")
-    p.add_argument("--category", help="only this category")
-    p.add_argument("--language", help="only this language")
-    p.add_argument("--limit", type=int, help="at most this many scenarios per set")
+    add_selection_arguments(p)
     p.add_argument("--shard", help="only shard i of n (i/n)")
     p.add_argument("--seed", type=int, default=7, help="the run's seed (default 7)")
     p.add_argument("--max-rounds", type=int, default=DEFAULT_MAX_ROUNDS)
@@ -50,8 +48,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def _scenarios(args: argparse.Namespace) -> list:
     files = list(args.scenarios or []) or [scenarios_dir() / f"{n}.jsonl" for n in set_names(args.set)]
-    ids = frozenset(i.strip() for i in (args.ids or "").split(",") if i.strip())
-    selection = Selection(ids=ids, category=args.category, language=args.language,
+    selection = Selection(ids=selected_ids(args), category=args.category, language=args.language,
                           limit=args.limit, shard=parse_shard(args.shard) if args.shard else None)
     chosen = []
     for path in files:

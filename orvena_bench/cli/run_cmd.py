@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from orvena_bench.cli.selection import add_selection_arguments, selected_ids
 from orvena_bench.formats.catalog import load_catalog
 from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.paths import catalog_path, scenarios_dir
@@ -31,11 +32,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="scenario set (default: bench; a replay defaults to its file's set)")
     p.add_argument("--scenarios", action="append", type=Path, metavar="FILE",
                    help="scenario file (repeatable; overrides --set; its name is the set's)")
-    p.add_argument("--ids", help="comma-separated scenario ids")
-    p.add_argument("--category", help="only this category")
-    p.add_argument("--language", help="only this language")
+    add_selection_arguments(p)
     p.add_argument("--seed", type=int, default=7, help="the run's seed (default 7)")
-    p.add_argument("--limit", type=int, help="at most this many scenarios per set")
     p.add_argument("--out", type=Path, default=Path("results"), help="results folder (default results/)")
     p.add_argument("--name", help="model name in result files (default: derived from --model)")
     again = p.add_mutually_exclusive_group()
@@ -123,7 +121,7 @@ def _prepare(args: argparse.Namespace, backend_name: str, shard, ranks: Ranks | 
     catalog = load_catalog(catalog_path())
 
     recorded = None
-    ids = frozenset(i.strip() for i in (args.ids or "").split(",") if i.strip())
+    ids = selected_ids(args)
     if backend_name == "replay":
         recorded = {line_key(line): line for line in last_per_key(read_results(args.replay))}
         if not recorded:
