@@ -296,7 +296,7 @@ def untimed_arg_lints(scenario: Scenario, clock: Clock,
                       offsets: dict[str, bool]) -> Iterator[Lint]:
     """offsets: for each connection operation ``<connection>/<operation>``, whether its input
     schema takes a date-time that may carry an offset."""
-    for j, (field, call) in enumerate(_calls(scenario)):
+    for j, (field, call) in enumerate(scenario.expect.located_calls()):
         if not offsets.get(call.tool):
             continue
         lists = [("args", call.args), ("argsAny", call.argsAny)]
@@ -310,12 +310,6 @@ def untimed_arg_lints(scenario: Scenario, clock: Clock,
                                "in argsAny (docs/scenarios.md, Time checks)")
 
 
-def _calls(scenario: Scenario) -> Iterator[tuple[str, ExpectedCall]]:
-    for i, call in enumerate(scenario.expect.calls):
-        yield f"expect.calls[{i}]", call
-    for j, seq in enumerate(scenario.expect.anyOf):
-        for i, call in enumerate(seq):
-            yield f"expect.anyOf[{j}][{i}]", call
 
 
 def offset_operations(schemas: dict[str, dict]) -> dict[str, bool]:

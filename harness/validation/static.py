@@ -12,7 +12,6 @@ from orvena_bench.formats.catalog import Catalog
 from orvena_bench.formats.clock import clock_for, find_tokens
 from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.languages import CATEGORIES, LANGUAGES, LOADER_TOOLS
-from orvena_bench.formats.scenario import ExpectedCall, Scenario
 from orvena_bench.formats.scenario_files import Located, read_file
 from harness.phone_check import phone_problems
 from harness.validation.privacy import email_problems, phone_number_problems
@@ -77,14 +76,6 @@ def check_tokens(item: Located) -> Iterator[FormatError]:
                 yield problem(item, str(e), path)
 
 
-def _expected_calls(s: Scenario) -> Iterator[tuple[str, ExpectedCall]]:
-    for i, call in enumerate(s.expect.calls):
-        yield f"expect.calls[{i}]", call
-    for j, seq in enumerate(s.expect.anyOf):
-        for i, call in enumerate(seq):
-            yield f"expect.anyOf[{j}][{i}]", call
-
-
 def check_tools(item: Located, catalog: Catalog, operations: dict[str, set[str]]) -> Iterator[FormatError]:
     """Every expected, forbidden or scripted tool exists; rules name installed connections.
 
@@ -105,7 +96,7 @@ def check_tools(item: Located, catalog: Catalog, operations: dict[str, set[str]]
         elif catalog.tool(name) is None:
             yield problem(item, f"unknown tool {name!r}", field)
 
-    for field, call in _expected_calls(s):
+    for field, call in s.expect.located_calls():
         yield from known(call.tool, f"{field}.tool")
     for i, name in enumerate(s.expect.forbid):
         yield from known(name, f"expect.forbid[{i}]")
@@ -124,7 +115,7 @@ def check_expect(item: Located) -> Iterator[FormatError]:
     strings = [("expect.answer", e.answer), ("expect.answerAny", e.answerAny),
                ("expect.answerNot", e.answerNot)]
     strings += [(f"expect.answerGroups[{i}]", g) for i, g in enumerate(e.answerGroups)]
-    for field, call in _expected_calls(s):
+    for field, call in s.expect.located_calls():
         strings += [(f"{field}.args", call.args), (f"{field}.argsAny", call.argsAny),
                     (f"{field}.argsNot", call.argsNot)]
         strings += [(f"{field}.argsGroups[{i}]", g) for i, g in enumerate(call.argsGroups)]
@@ -135,7 +126,7 @@ def check_expect(item: Located) -> Iterator[FormatError]:
             yield problem(item, "an empty string matches everything", field)
     if e.noTools and (e.calls or e.anyOf):
         yield problem(item, "noTools with expected calls can never pass", "expect.noTools")
-    for field, call in _expected_calls(s):
+    for field, call in s.expect.located_calls():
         if call.tool in e.forbid:
             yield problem(item, f"{call.tool} is both expected and forbidden", field)
     if e.language and e.language not in LANGUAGES:

@@ -6,6 +6,7 @@ Lists of strings may also be written as a single string; they are read as a one-
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StrictBool
@@ -57,6 +58,14 @@ class Expect(Open):
     answerGroups: list[StrList] = Field(default_factory=list)
     answerNot: StrList = Field(default_factory=list)
     language: str | None = None
+
+    def located_calls(self) -> Iterator[tuple[str, ExpectedCall]]:
+        """Every expected call with its field path: ``calls``, then each ``anyOf`` sequence's."""
+        for i, call in enumerate(self.calls):
+            yield f"expect.calls[{i}]", call
+        for j, seq in enumerate(self.anyOf):
+            for i, call in enumerate(seq):
+                yield f"expect.anyOf[{j}][{i}]", call
 
 
 class McpRule(Open):
