@@ -155,6 +155,20 @@ def test_show_renders_the_scenario_and_its_run(pack, tmp_path, capsys):
     assert "Answer: I added 'Renew passport' to Todoist for Monday." in shown
 
 
+
+def test_show_gives_a_run_that_a_shard_and_its_merged_file_both_hold_once(pack, tmp_path, capsys):
+    out = tmp_path / "r"
+    assert cli("run", "--backend", "reference", "--scenarios", pack, "--out", out, "--no-progress") == 0
+    merged = out / "mini" / "reference.jsonl"
+    shard = out / "mini" / "reference.shard-1-of-1.jsonl"
+    shard.write_bytes(merged.read_bytes())
+    capsys.readouterr()
+    assert cli("show", "en-mcp-todoist-passport", "--scenarios", pack, "--results", shard,
+               "--results", merged) == 0
+    shown = capsys.readouterr().out
+    assert shown.count("model reference, seed 7: PASSED") == 1
+    assert f"== {merged}: model reference" in shown and f"== {shard}:" not in shown
+
 def test_a_killed_run_keeps_its_lines_and_resume_finishes_it(pack, tmp_path):
     """A subprocess killed mid-run loses nothing recorded; --resume runs only what is left."""
     many = tmp_path / "many.jsonl"

@@ -14,7 +14,7 @@ from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.paths import results_dir, scenarios_dir
 from orvena_bench.formats.result import ResultLine, Round
 from orvena_bench.formats.scenario import ExpectedCall, Scenario
-from orvena_bench.formats.result_files import last_per_key, read_file
+from orvena_bench.formats.result_files import distinct_runs, read_file
 from orvena_bench.formats.scenario_files import read_file as read_scenario_file
 from harness.prompt import without_context
 
@@ -176,17 +176,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"{args.id}: not in {', '.join(map(str, scenario_files)) or 'any scenario file'}")
     result_files = args.results or sorted(results_dir().glob("**/*.jsonl"))
     limit = None if args.full else 1200
-    shown = 0
+    readable = []
     for f in result_files:
         try:
-            lines = last_per_key(read_file(f))
+            readable.append((f, read_file(f)))
         except FormatError:
             continue  # not a result file (or a broken one): show reports runs it can read
-        for line in lines:
-            if line.id == args.id and (args.seed is None or line.seed == args.seed):
-                print()
-                print(render_run(line, f, limit))
-                shown += 1
+    shown = 0
+    for f, line in distinct_runs(readable):  # a shard and its merged file hold one run once
+        if line.id == args.id and (args.seed is None or line.seed == args.seed):
+            print()
+            print(render_run(line, f, limit))
+            shown += 1
     if not shown:
         print(f"\nNo recorded run of {args.id}" + (f" with seed {args.seed}" if args.seed is not None else "")
               + f" in {', '.join(map(str, result_files)) or results_dir()}")

@@ -155,23 +155,34 @@ def _same_run(a: ResultLine, b: ResultLine) -> bool:
     return strip(a) == strip(b)
 
 
+def distinct_runs(files: Iterable[tuple[Path, list[ResultLine]]]) -> list[tuple[Path, ResultLine]]:
+    """Every recorded run in files already read, in file order: the last line per key of each
+    file, a run that two files hold alike (a shard and its merged file) once, with the merged
+    file's line. Lines of one key recorded differently are all kept."""
+    chosen: dict[Key, list[tuple[Path, ResultLine]]] = {}
+    for path, lines in files:
+        for line in last_per_key(lines):
+            kept = chosen.setdefault(line_key(line), [])
+            same = next((i for i, (_, earlier) in enumerate(kept) if _same_run(earlier, line)), None)
+            if same is None:
+                kept.append((path, line))
+            elif not (_is_shard(str(path)) and not _is_shard(str(kept[same][0]))):
+                kept[same] = (path, line)
+    return [run for kept in chosen.values() for run in kept]
+
+
 def entries(files: Iterable[tuple[Path, list[ResultLine]]], scenario_sets: Mapping[str, str],
             mcp_ids: Collection[str] = frozenset()) -> list[Entry]:
     """The entries of files already read, by the rules above, in file order."""
     chosen: dict[Key, Entry] = {}
-    for path, lines in files:
-        for line in last_per_key(lines):
-            entry = Entry(line_set(line, path, scenario_sets), line, str(path), line.id in mcp_ids)
-            earlier = chosen.get(line_key(line))
-            if earlier is not None:
-                if not _same_run(earlier.line, line):
-                    raise FormatError(
-                        f"{line.id} of model {line.model}, seed {line.seed} is also in "
-                        f"{earlier.source}, recorded differently; give only one of the files, or "
-                        "run the two under different --name", file=str(path), field="id")
-                if _is_shard(entry.source) and not _is_shard(earlier.source):
-                    continue
-            chosen[line_key(line)] = entry
+    for path, line in distinct_runs(files):
+        earlier = chosen.get(line_key(line))
+        if earlier is not None:
+            raise FormatError(
+                f"{line.id} of model {line.model}, seed {line.seed} is also in "
+                f"{earlier.source}, recorded differently; give only one of the files, or "
+                "run the two under different --name", file=str(path), field="id")
+        chosen[line_key(line)] = Entry(line_set(line, path, scenario_sets), line, str(path), line.id in mcp_ids)
     return list(chosen.values())
 
 
