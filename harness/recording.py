@@ -4,7 +4,8 @@ A result file holds one line per (scenario id, seed). Lines are appended, flushe
 each scenario ends, under a lock, through the one line writer (``formats.jsonl.appending``), so a
 killed run keeps every finished scenario and a torn last line is set aside, never glued onto. When a file holds several lines
 for one (id, seed) (a ``--rerun`` that was killed before it compacted the file), the last one is
-the run's line: readers here always take the last.
+the run's line: readers here always take the last. Until a rerun has replaced every line it
+was asked to, ``<file>.rerun`` says which (``PendingRerun``), so ``--resume`` can finish it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 from orvena_bench.formats.errors import FormatError
 from orvena_bench.formats.result_files import read_file, write_file
@@ -127,6 +130,57 @@ def compact(path: str | Path) -> int:
     if len(kept) != len(lines):
         write_file(path, kept)  # each line as it was read: a rerun loses nothing recorded
     return len(lines) - len(kept)
+
+
+@dataclass
+class PendingRerun:
+    """The reruns a result file still owes: per seed, the ids asked for and the number of lines
+    the file held when that rerun began, so an id without a line after that point is still owed.
+    Kept beside the file as ``<file>.rerun`` from a rerun's start until it has finished."""
+
+    path: Path
+    seeds: dict[int, tuple[frozenset[str], int]] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, results: str | Path) -> PendingRerun:
+        path = Path(f"{results}.rerun")
+        try:
+            raw = orjson.loads(path.read_bytes())
+            seeds = {int(seed): (frozenset(entry["ids"]), int(entry["fromLine"]))
+                     for seed, entry in raw.items()}
+        except FileNotFoundError:
+            seeds = {}
+        except (orjson.JSONDecodeError, KeyError, TypeError, ValueError, AttributeError) as e:
+            raise FormatError(f"not a record of a pending rerun ({e}); delete it to give the rerun up",
+                              file=str(path)) from None
+        return cls(path, seeds)
+
+    def owed(self, seed: int, lines: list[ResultLine]) -> frozenset[str]:
+        """The ids of a rerun with this seed that have no line since it began."""
+        ids, start = self.seeds.get(seed, (frozenset(), 0))
+        return ids - {line.id for line in lines[start:] if line.seed == seed}
+
+    def begin(self, seed: int, ids: Iterable[str], lines: list[ResultLine]) -> None:
+        """Record a rerun of ids starting now, keeping what an earlier one still owes."""
+        self.seeds[seed] = (frozenset(ids) | self.owed(seed, lines), len(lines))
+        self._save()
+
+    def settle(self, seed: int, lines: list[ResultLine]) -> bool:
+        """Forget this seed's rerun if it owes nothing more; True when no rerun is owed at all
+        (the file may then be compacted: the positions recorded here would no longer hold)."""
+        if seed in self.seeds and not self.owed(seed, lines):
+            del self.seeds[seed]
+            self._save()
+        return not self.seeds
+
+    def _save(self) -> None:
+        if not self.seeds:
+            self.path.unlink(missing_ok=True)
+            return
+        data = {str(seed): {"ids": sorted(ids), "fromLine": start} for seed, (ids, start) in self.seeds.items()}
+        tmp = self.path.with_name(self.path.name + ".tmp")
+        tmp.write_bytes(orjson.dumps(data))
+        tmp.replace(self.path)
 
 
 def write_results(path: str | Path, lines: Iterable[ResultLine]) -> None:

@@ -11,7 +11,8 @@ Lines already recorded for a selected (id, seed):
 - ``--rerun`` runs them again: the new lines are appended as they finish, and at the end the file
   is rewritten atomically with only the newest line per (id, seed), in place of the old one; other
   seeds' and scenarios' lines are never touched (a rerun killed midway leaves both lines, and
-  every reader here takes the last);
+  every reader here takes the last, and ``<file>.rerun`` keeps what it still owes, so
+  ``--resume`` finishes it);
 - otherwise the run stops before starting, with an error saying which flag to use, so a
   second run never silently duplicates or replaces lines.
 
@@ -49,7 +50,7 @@ from orvena_bench.formats.scenario import Scenario
 from harness.backend import Backend
 from harness.loop import DEFAULT_MAX_ROUNDS, describe_error, failure_kind, run_scenario
 from harness.manifest import add_run, build_manifest
-from harness.recording import compact, last_per_key, line_key, read_results, results_path
+from harness.recording import PendingRerun, compact, last_per_key, line_key, read_results, results_path
 from harness.validation.static import load_located
 from orvena_bench.formats.scenario_files import SETS
 
@@ -162,7 +163,8 @@ class SetResult:
     # Replay only: scenario id -> where the replayed line departs from the recorded one.
     divergences: dict[str, list[str]] = field(default_factory=dict)
     dropped: int = 0  # older lines a rerun replaced
-    retried: int = 0  # recorded lines --resume ran again (their turn had failed outside the model)
+    retried: int = 0  # recorded lines --resume ran again (failed outside the model, or a rerun owed)
+    rerun_finished: int = 0  # of those, owed by a --rerun that stopped before it finished
     # Lines of this run whose turn failed outside the model, by kind (formats.failures).
     not_run: Counter = field(default_factory=Counter)
     # Why the set stopped before its last scenario, if it did.
@@ -252,7 +254,10 @@ def run_set(set_name: str, scenario_file: Path, scenarios: list[Scenario], spec:
     # The file is locked before it is read, so a second run into it stops at once instead of
     # playing the same scenarios.
     with appending(path) as writer:
-        recorded = {line_key(line): line for line in last_per_key(read_results(path))}
+        every = read_results(path)
+        recorded = {line_key(line): line for line in last_per_key(every)}
+        pending = PendingRerun.of(path)
+        owed = pending.owed(spec.seed, every)
         todo, first_recorded = [], None
         for s in scenarios:
             old = recorded.get((s.id, spec.seed))
@@ -260,23 +265,29 @@ def run_set(set_name: str, scenario_file: Path, scenarios: list[Scenario], spec:
                 todo.append(s)
                 continue
             first_recorded = first_recorded or s.id
-            if spec.resume and not_run(old):
+            if spec.resume and (not_run(old) or s.id in owed):
                 result.retried += 1
+                result.rerun_finished += s.id in owed
                 todo.append(s)
             else:
                 result.skipped += 1
         if first_recorded is not None and not spec.resume and not spec.rerun:
             count = result.skipped + result.retried
+            unfinished = (f"; a --rerun of {len(owed)} of them stopped before it finished: "
+                          "--resume finishes it") if owed else ""
             raise FormatError(
                 f"{count} selected scenarios are already recorded for seed {spec.seed} "
-                f"(e.g. {first_recorded}); use --resume to skip them or --rerun to replace them",
-                file=str(path))
+                f"(e.g. {first_recorded}); use --resume to skip them or --rerun to replace them"
+                + unfinished, file=str(path))
         if not todo:
             return result
         add_run(path, build_manifest(backend=spec.backend.describe(), scenario_files=[scenario_file],
                                      flags=spec.flags, seed=spec.seed))
+        if spec.rerun:
+            pending.begin(spec.seed, (s.id for s in todo), every)
         _play_into(writer, todo, spec, scorer, result)
-    if spec.rerun or result.retried:
+    # Compacting moves lines, so it waits until no rerun of the file is owed any more.
+    if (spec.rerun or result.retried) and pending.settle(spec.seed, read_results(path)):
         result.dropped = compact(path)
     return result
 

@@ -201,6 +201,44 @@ def test_a_killed_run_keeps_its_lines_and_resume_finishes_it(pack, tmp_path):
     assert [r.id for r in final[: len(kept)]] == [r.id for r in kept]
 
 
+
+def test_a_killed_rerun_is_finished_by_resume(tmp_path, capsys):
+    """A rerun killed midway leaves old lines it still owes; --resume reruns just those."""
+    many = tmp_path / "many.jsonl"
+    many.write_bytes(b"".join(orjson.dumps({**SCENARIOS[2], "id": f"en-no-tool-christmas-{i}"}) + b"\n"
+                             for i in range(12)))
+    old, new = tmp_path / "old.json", tmp_path / "new.json"
+    old.write_bytes(orjson.dumps({"texts": {"*": ["51 days."]}}))
+    new.write_bytes(orjson.dumps({"delaySeconds": 0.4, "texts": {"*": ["Fifty-one days."]}}))
+    out = tmp_path / "r"
+    args = ["run", "--backend", "scripted", "--scenarios", str(many), "--out", str(out),
+            "--no-progress", "--name", "m"]
+    result = out / "many" / "m.jsonl"
+    assert main(args + ["--script", str(old)]) == 0
+    proc = subprocess.Popen([sys.executable, "-m", "orvena_bench.cli", *args, "--script", str(new), "--rerun"],
+                            cwd=Path(__file__).resolve().parent.parent,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if len(result.read_bytes().splitlines()) >= 12 + 3:
+                break
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait()
+    reran = sum(r.answer == "Fifty-one days." for r in lines(result))
+    assert 3 <= reran < 12 and Path(f"{result}.rerun").exists()
+    capsys.readouterr()
+    assert main(args + ["--script", str(new)]) == 2
+    assert "stopped before it finished: --resume finishes it" in capsys.readouterr().err
+    assert main(args + ["--script", str(new), "--resume"]) == 0
+    assert f"{12 - reran} owed by a stopped --rerun" in capsys.readouterr().out
+    final = lines(result)
+    assert [r.id for r in final] == [f"en-no-tool-christmas-{i}" for i in range(12)]
+    assert all(r.answer == "Fifty-one days." for r in final)
+    assert not Path(f"{result}.rerun").exists()
+
 def test_a_scenario_with_broken_input_is_not_run_the_run_goes_on_and_resume_retries_it(tmp_path, capsys):
     # A connection without a fixture is found only when the scenario runs (a phone that cannot
     # be built stops the whole run before it starts: tests/test_data_layer.py).

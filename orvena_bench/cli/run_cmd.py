@@ -166,7 +166,10 @@ def _run_sets(files: list[tuple[str, Path]], selection: Selection, spec: RunSpec
         result = run_set(set_name, path, chosen, spec)
         written.append(result.path)
         failures = ", ".join(f"{k} {v}" for k, v in sorted(result.failures.items())) or "none"
-        retried = f" ({result.retried} of them run again)" if result.retried else ""
+        retried = f" ({result.retried} of them run again" if result.retried else ""
+        if result.rerun_finished:
+            retried += f", {result.rerun_finished} owed by a stopped --rerun"
+        retried += ")" if result.retried else ""
         print(f"{set_name}: {result.passed}/{result.ran} passed{retried}, {result.skipped} already "
               f"recorded, failed turns: {failures} -> {result.path}")
         if result.not_run:
