@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import copy
 import time
-from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from typing import Any, Literal
@@ -26,8 +25,11 @@ from typing import Any, Literal
 from orvena_bench.formats.result import RoundTiming
 from harness.backend import Generation, SessionContext
 from harness.backends.chat_side import ChatSide, local_path
+from harness.backends.mlx_batch import BatchEngine
+from harness.backends.mlx_rounds import ReuseStats, RoundRun
+from harness.backends.prompt_cache import Plan, SharedPrefixes, Snapshot, common_prefix
 from harness.backends.prompt_cache import Reuse as ReuseOptions
-from harness.backends.prompt_cache import SharedPrefixes, Snapshot, common_prefix, worth_keeping
+from harness.backends.prompt_cache import plan_shared_prefix, plan_start, snapshot_at_end
 from harness.backends.prompt_tokens import Encoded, PromptEncoder
 from harness.sampling import SamplingConfig, round_sampler
 from harness.toolcalls import parse_text, parser_module
@@ -42,24 +44,6 @@ MAX_TOKENS_THINKING = 4096
 # Snapshots a session keeps (the newest): a fallback needs the end of the previous prompt;
 # one more covers a model whose text diverges twice in a row.
 SESSION_SNAPSHOTS = 2
-
-
-@dataclass
-class ReuseStats:
-    """Totals over a backend's life, for benchmarks: tokens prefilled and reused."""
-
-    prompt_tokens: int = 0
-    cached_tokens: int = 0
-    prefilled_tokens: int = 0  # includes shared prefixes prefilled once
-    generated_tokens: int = 0
-    rounds: int = 0
-    # Time the model (prefill, decode, cache copies) kept the engine busy; the rest of a run's
-    # wall time is spent outside the model.
-    model_seconds: float = 0.0
-    fallbacks: dict[str, int] = field(default_factory=dict)
-
-    def count(self, how: str) -> None:
-        self.fallbacks[how] = self.fallbacks.get(how, 0) + 1
 
 
 def _revision(path: Path) -> str | None:
@@ -117,12 +101,7 @@ class MlxBackend:
         if batch < 1:
             raise ValueError(f"batch must be at least 1, got {batch}")
         self.batch = batch
-        if batch == 1:
-            self.engine: Any = SequentialEngine(self)
-        else:
-            from harness.backends.mlx_batch import BatchEngine
-
-            self.engine = BatchEngine(self, batch)
+        self.engine: Any = SequentialEngine(self) if batch == 1 else BatchEngine(self, batch)
 
     def close(self) -> None:
         """Stop the batch engine's thread, if any."""
@@ -155,7 +134,7 @@ class MlxBackend:
         }
 
     def open(self, context: SessionContext) -> "MlxSession":
-        return MlxSession(self, context)
+        return MlxSession(self, context, self.stats)
 
     # -- prompts ----------------------------------------------------------------------------
 
@@ -166,6 +145,10 @@ class MlxBackend:
 
     def encoder(self) -> PromptEncoder:
         return self.chat.encoder(start=self._last_first)
+
+    def first_prompt_rendered(self, encoded: Encoded | None) -> None:
+        """A scenario's first prompt: the next scenario's encoder starts from its tokens."""
+        self._last_first = encoded
 
     def ends_in_reasoning(self, prompt: list[int]) -> bool:
         """Whether the prompt leaves a think block open (Qwen3.5 with thinking on), so the
@@ -204,23 +187,21 @@ class MlxBackend:
         unless a kept prefix this prompt starts with covers as much. A new prefix is prefilled
         from the longest kept one it extends; the round then starts from it, so nothing is
         prefilled twice. Returns the tokens prefilled here."""
-        ends = [common_prefix(s.tokens, prompt) for s in self.prefixes if not s.starts(prompt)]
-        ends.append(static)
-        between = 0  # what this first prompt shares with the previous scenario's only
+        previous = None
         if first:
             previous, self._last_first_prompt = self._last_first_prompt, tuple(prompt)
-            between = common_prefix(previous, prompt)
-        n = min(max([*ends, between]), len(prompt) - 1)
-        base = self.prefixes.longest_start(prompt)
-        if not worth_keeping(n, base, first_only=between > max(ends)):
+        plan = plan_shared_prefix(prompt, self.prefixes.kept, static=static,
+                                  previous_first=previous)
+        if plan is None:
             return 0
         from mlx_lm.models.cache import make_prompt_cache
 
+        n, base = plan.tokens, plan.base
         start = len(base.tokens) if base else 0
         cache = copy.deepcopy(base.cache) if base else make_prompt_cache(self.model)
         self._prefill(cache, prompt[start:n])
         self.prefixes.add(Snapshot(tuple(prompt[:n]), cache))
-        self.stats.prefilled_tokens += n - start
+        self.stats.prefix_prefilled(n - start)
         return n - start
 
     def _prefill(self, cache: list[Any], tokens: list[int]) -> None:
@@ -247,21 +228,6 @@ class ForceTokens:
         self.at += 1
         keep = mx.arange(logits.shape[-1]) == target
         return mx.where(keep, logits, mx.array(-mx.inf, dtype=logits.dtype))
-
-
-@dataclass
-class RoundRun:
-    """What an engine returns for one round: the tokens and the cache that now holds
-    prompt + generated, and when things happened."""
-
-    generated: list[int]
-    cache: list[Any]
-    cached: int  # tokens reused, as reported in the round's timing
-    snapshot: Snapshot | None
-    started: float
-    first_token_at: float
-    finished: float
-    peak_memory_gb: float
 
 
 class SequentialEngine:
@@ -302,7 +268,7 @@ class SequentialEngine:
                 break
         steps.close()
         finished = time.perf_counter()
-        b.stats.model_seconds += finished - started
+        b.stats.model_busy(finished - started)
         # generate_step has run every yielded token (the end-of-turn one too) through the
         # model, so the cache now holds the prompt and all generated tokens.
         return RoundRun(generated, cache, reported, snapshot, started,
@@ -312,9 +278,10 @@ class SequentialEngine:
 class MlxSession:
     """One scenario's conversation: its live cache and its snapshots."""
 
-    def __init__(self, backend: MlxBackend, context: SessionContext):
+    def __init__(self, backend: MlxBackend, context: SessionContext, stats: ReuseStats):
         self.backend = backend
         self.context = context
+        self.stats = stats  # the backend's totals, which this session counts rounds into
         self.round = 0
         self.cache: list[Any] | None = None
         self.tokens: list[int] = []  # what self.cache holds
@@ -346,19 +313,15 @@ class MlxSession:
         the engine's thread (it touches MLX arrays)."""
         from mlx_lm.models.cache import can_trim_prompt_cache
 
-        b = self.backend
         self.learn(prompt)
         prefilled_here, self._prefix_prefilled = self._prefix_prefilled, 0
         cache, cached, how = self._start(prompt)
-        b.stats.count(how)
-        b.stats.rounds += 1
-        b.stats.prompt_tokens += len(prompt)
-        b.stats.cached_tokens += cached
-        b.stats.prefilled_tokens += len(prompt) - cached
+        self.stats.round_planned(len(prompt), cached, how)
         # Shared-prefix tokens prefilled in this very round were not reused: report them as
         # prefilled.
         reported = max(cached - prefilled_here, 0)
-        return cache, cached, reported, b.options.rounds and not can_trim_prompt_cache(cache)
+        return (cache, cached, reported,
+                snapshot_at_end(self.backend.options, can_trim_prompt_cache(cache)))
 
     def learn(self, prompt: list[int]) -> None:
         """Offer this round's prompt to the backend's shared prefixes (once per round). The
@@ -376,37 +339,34 @@ class MlxSession:
         from mlx_lm.models.cache import trim_prompt_cache
 
         b = self.backend
-        limit = len(prompt) - 1
-        if b.options.rounds and self.cache is not None:
-            n = common_prefix(self.tokens, prompt)
-            if n == len(self.tokens) and n <= limit:
-                return self.cache, n, "append"
-            if can_trim_prompt_cache(self.cache) and n > 0:
-                keep = min(n, limit)
-                trim_prompt_cache(self.cache, len(self.tokens) - keep)
-                return self.cache, keep, "trim"
-        candidates = self.snapshots if b.options.rounds else []
-        if b.options.shared:
-            candidates = candidates + b.shared_snapshots()
-        best = max((s for s in candidates if len(s.tokens) <= limit and s.starts(prompt)),
-                   key=lambda s: len(s.tokens), default=None)
-        if best is not None:
-            b.prefixes.touch(best)
-            return copy.deepcopy(best.cache), len(best.tokens), "snapshot"
-        return make_prompt_cache(b.model), 0, "fresh"
+        live = self.tokens if self.cache is not None else None
+        plan: Plan = plan_start(
+            prompt, b.options, live=live,
+            live_trimmable=live is not None and can_trim_prompt_cache(self.cache),
+            snapshots=self.snapshots, shared=b.shared_snapshots())
+        if plan.how == "append":
+            return self.cache, plan.cached, plan.how
+        if plan.how == "trim":
+            trim_prompt_cache(self.cache, plan.trim)
+            return self.cache, plan.cached, plan.how
+        if plan.snapshot is not None:
+            if plan.shared:
+                b.prefixes.touch(plan.snapshot)
+            return copy.deepcopy(plan.snapshot.cache), plan.cached, plan.how
+        return make_prompt_cache(b.model), 0, plan.how
 
     def keep(self, prompt: list[int], run: RoundRun) -> None:
         """The round's cache becomes the live one (engine thread)."""
         self.cache, self.tokens = run.cache, prompt + run.generated
         if run.snapshot is not None:
             self.snapshots = (self.snapshots + [run.snapshot])[-SESSION_SNAPSHOTS:]
-        self.backend.stats.generated_tokens += len(run.generated)
+        self.stats.round_generated(len(run.generated))
 
     def generate(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> Generation:
         b = self.backend
         prompt = b.render(messages, tools, self.encoder)
         if self.round == 0:
-            b._last_first = self.encoder.last
+            b.first_prompt_rendered(self.encoder.last)
             if b.options.shared:
                 self._static = b.static_prefix(messages, tools, prompt)
         sampler = round_sampler(b.sampling, self.context.seed, self.context.scenario.id,

@@ -22,10 +22,11 @@ from concurrent.futures import Future
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from harness.backends.mlx_rounds import RoundRun
 from harness.backends.prompt_cache import Snapshot
 
-if TYPE_CHECKING:
-    from harness.backends.mlx_backend import MlxBackend, MlxSession, RoundRun
+if TYPE_CHECKING:  # for annotations only: mlx_backend imports this module
+    from harness.backends.mlx_backend import MlxBackend, MlxSession
 
 
 @dataclass
@@ -53,7 +54,7 @@ class BatchEngine:
         self._stopped = threading.Event()
         self._lock = threading.Lock()
 
-    def run(self, session: "MlxSession", prompt: list[int], sampler) -> "RoundRun":
+    def run(self, session: "MlxSession", prompt: list[int], sampler) -> RoundRun:
         item = _Round(session, prompt, sampler, started=time.perf_counter())
         with self._lock:
             if self._thread is None:
@@ -118,7 +119,7 @@ class BatchEngine:
                         self._insert(generator, item, active)
                 if active:
                     self._step(generator, active)
-                b.stats.model_seconds += time.perf_counter() - busy
+                b.stats.model_busy(time.perf_counter() - busy)
         except BaseException as e:  # every waiting round must hear of it (re-raised below)
             for item in active.values():
                 if not item.future.done():
@@ -155,8 +156,6 @@ class BatchEngine:
 
     def _step(self, generator, active: dict[int, _Round]) -> None:
         import mlx.core as mx
-
-        from harness.backends.mlx_backend import RoundRun
 
         prompt_responses, generation_responses = generator.next()
         for r in prompt_responses:

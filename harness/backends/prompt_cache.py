@@ -11,6 +11,10 @@
   of the ``# This phone`` block two scenarios happen to share (40-80 tokens) is not worth a
   copy of the whole cache.
 - ``Reuse`` is the ``--cache-reuse`` mode as plain options.
+- ``plan_start`` decides where a round starts (the live cache as it is or cut back, a session
+  snapshot, a shared prefix, or nothing) and ``plan_shared_prefix`` which new shared prefix a
+  prompt adds: pure functions of the tokens kept and the prompt's, which touch no cache. Both
+  engines go through them (``MlxSession.plan``, ``MlxBackend.learn_shared_prefix``).
 
 mlx-lm's ``LRUPromptCache`` (its server's) was considered: it keys caches by the tokens they
 hold and also evicts by bytes, but it hands back the longest cache for a prompt and trims it;
@@ -20,8 +24,9 @@ prefixes between scenarios) and copies of caches that cannot be trimmed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 # Bytes of shared prefixes kept per backend. A Qwen3.5-4B first prompt (about 6,700 tokens) is
 # about 0.25 GB; the tiny models' are a few MB.
@@ -114,8 +119,7 @@ class SharedPrefixes:
 
     def longest_start(self, prompt: list[int]) -> Snapshot | None:
         """The longest kept prefix the prompt starts with."""
-        return max((s for s in self.kept if s.starts(prompt)), key=lambda s: len(s.tokens),
-                   default=None)
+        return longest_start(self.kept, prompt)
 
     def add(self, snapshot: Snapshot) -> None:
         self.touch(snapshot)
@@ -125,3 +129,97 @@ class SharedPrefixes:
         while len(self.kept) > 1 and sum(sizes) > self.max_bytes:
             self.kept.pop(0)
             sizes.pop(0)
+
+
+def longest_start(snapshots: Iterable[Snapshot], prompt: list[int],
+                  limit: int | None = None) -> Snapshot | None:
+    """The longest of ``snapshots`` the prompt starts with (of at most ``limit`` tokens); the
+    first of equally long ones."""
+    return max((s for s in snapshots
+                if (limit is None or len(s.tokens) <= limit) and s.starts(prompt)),
+               key=lambda s: len(s.tokens), default=None)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Where a round starts: a cache holding ``prompt[:cached]``.
+
+    ``how`` is the cache path, as counted in the backend's totals: ``append`` (the live cache
+    as it is), ``trim`` (the live cache cut back by ``trim`` tokens), ``snapshot`` (a copy of
+    ``snapshot``; ``shared`` when it is a shared prefix, whose use its store records) or
+    ``fresh`` (an empty cache: the whole prompt is prefilled)."""
+
+    how: Literal["append", "trim", "snapshot", "fresh"]
+    cached: int
+    trim: int = 0
+    snapshot: Snapshot | None = None
+    shared: bool = False
+
+
+def plan_start(prompt: list[int], reuse: Reuse, *, live: Sequence[int] | None = None,
+               live_trimmable: bool = False, snapshots: Sequence[Snapshot] = (),
+               shared: Sequence[Snapshot] = ()) -> Plan:
+    """Where a round with this prompt starts, given the tokens the session's live cache holds
+    (``live``; None when it has none) and whether that cache can be cut back, the session's
+    snapshots and the shared prefixes. The last prompt token is always run, for its logits,
+    so at most ``len(prompt) - 1`` tokens are reused.
+
+    - The live cache is continued when the prompt extends what it holds (``append``).
+    - Otherwise a cache that can be trimmed is cut back to the common prefix (``trim``), when
+      there is one.
+    - Otherwise (or with no common prefix) the longest snapshot that is a prefix of the prompt,
+      the session's own or a shared one, is copied (``snapshot``); the session's wins a tie.
+    - Nothing reusable: ``fresh``.
+    ``reuse.rounds`` off ignores the live cache and the session's snapshots, ``reuse.shared``
+    off the shared prefixes."""
+    limit = len(prompt) - 1
+    if reuse.rounds and live is not None:
+        n = common_prefix(live, prompt)
+        if n == len(live) and n <= limit:
+            return Plan("append", n)
+        if live_trimmable and n > 0:
+            keep = min(n, limit)
+            return Plan("trim", keep, trim=len(live) - keep)
+    own = longest_start(snapshots, prompt, limit) if reuse.rounds else None
+    common = longest_start(shared, prompt, limit) if reuse.shared else None
+    if common is not None and (own is None or len(common.tokens) > len(own.tokens)):
+        return Plan("snapshot", len(common.tokens), snapshot=common, shared=True)
+    if own is not None:
+        return Plan("snapshot", len(own.tokens), snapshot=own)
+    return Plan("fresh", 0)
+
+
+def snapshot_at_end(reuse: Reuse, trimmable: bool) -> bool:
+    """Whether a round snapshots the end of its prompt (``prompt[:-1]``): when its cache cannot
+    be cut back and the next round may start from this one's, that is where the next round
+    falls back to if the re-rendered history differs from what was generated."""
+    return reuse.rounds and not trimmable
+
+
+@dataclass(frozen=True)
+class PrefixPlan:
+    """A new shared prefix, ``prompt[:tokens]``, prefilled from ``base`` (a kept prefix the
+    prompt starts with) or from nothing."""
+
+    tokens: int
+    base: Snapshot | None
+
+
+def plan_shared_prefix(prompt: list[int], kept: Sequence[Snapshot], *, static: int = 0,
+                       previous_first: Sequence[int] | None = None) -> PrefixPlan | None:
+    """Which shared prefix this prompt adds, or None. The candidate is the longest prefix the
+    prompt shares with its own static part (``static``: the tool schemas and system prompt,
+    found by ``MlxBackend.static_prefix``), with a kept prefix it does not start with (tools
+    loaded in a round are appended after the shared schemas: the schemas alone are worth
+    keeping) or, for a first prompt, with the previous scenario's first prompt
+    (``previous_first``). It is kept when it adds enough to the longest kept prefix the prompt
+    starts with (``worth_keeping``; a part only two first prompts share must add
+    ``MIN_EXTENSION_TOKENS``)."""
+    ends = [common_prefix(s.tokens, prompt) for s in kept if not s.starts(prompt)]
+    ends.append(static)
+    between = common_prefix(previous_first, prompt) if previous_first is not None else 0
+    n = min(max([*ends, between]), len(prompt) - 1)
+    base = longest_start(kept, prompt)
+    if not worth_keeping(n, base, first_only=between > max(ends)):
+        return None
+    return PrefixPlan(n, base)
