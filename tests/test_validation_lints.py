@@ -107,6 +107,18 @@ def test_a_required_time_lacking_the_locales_cldr_form_is_flagged():
     assert [lint for lint in lints(ok, None) if lint.rule == "cldr-time"] == []
 
 
+def test_a_group_of_phrases_about_a_time_owes_no_cldr_form():
+    # "Is there an hour free on Thursday?": the group says the slot is free; a bare "15:00" in it
+    # would also pass "busy until 15:00", so only phrases carry the time.
+    s = scenario(request="heb ik donderdagmiddag een uurtje vrij?", language="nl", category="calendar",
+                 id="nl-calendar-vrij", phone={"locale": "nl_NL", "timeZone": "Europe/Amsterdam", "calendar": [
+                     {"title": "Kwartaaloverleg", "start": "+1d 13:30", "end": "+1d 15:00"}]},
+                 expect={"answerGroups": [["vrij", "15:00 tot", "tussen 15"]]})
+    assert [lint for lint in lints(s, None) if lint.rule == "cldr-time"] == []
+    timed = s.model_copy(update={"expect": s.expect.model_copy(update={"answerGroups": [["15:00 uur", "15 uur"]]})})
+    assert [lint.field for lint in lints(timed, None) if lint.rule == "cldr-time"] == ["expect.answerGroups[0]"]
+
+
 def test_a_timer_duration_is_not_taken_for_a_time_of_day():
     s = scenario(request="timer på fire et halvt minut", language="da", category="alarms",
                  id="da-alarms-timer", phone={"locale": "da_DK", "timeZone": "Europe/Copenhagen"},

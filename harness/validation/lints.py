@@ -238,6 +238,15 @@ def _times_of(options: list[str], separator: str) -> list[time]:
     return [time(h, m) for h, m in sorted(found) if (h, m) not in late]
 
 
+def _marker_group(options: list[str]) -> bool:
+    """A group whose times come only inside phrases ("15:00 tot", "tussen 15") beside options
+    with no number at all ("vrij"): it asks for what is said about a time, and a bare time
+    there would be the trap it avoids (a meeting ending at 15:00), so no CLDR form is owed."""
+    timed = [o for o in options if _TIME.search(o)]
+    bare = any(not re.search(r"[^\W_]", _TIME.sub("", o)) for o in timed)
+    return bool(timed) and not bare and any(not re.search(r"\d", o) for o in options)
+
+
 _CLOCK_TIME = re.compile(r"(?<![\d:])(\d{1,2}):(\d{2})(?![\d])")
 
 
@@ -259,6 +268,8 @@ def cldr_time_lints(scenario: Scenario, clock: Clock, seen: list[str] | None = N
     short = format_time(time(18, 0), "short", locale=locale)
     separator = "." if "18.00" in short or "6.00" in short else ":"
     for field, options in required_groups(scenario, clock):
+        if _marker_group(options):
+            continue
         folded = [fold(o) for o in options]
         for at in _times_of(options, separator):
             if (at.hour, at.minute) not in known:
