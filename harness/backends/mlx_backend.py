@@ -197,11 +197,12 @@ class MlxBackend:
         from mlx_lm.models.cache import make_prompt_cache
 
         n, base = plan.tokens, plan.base
+        started = time.perf_counter()
         start = len(base.tokens) if base else 0
         cache = copy.deepcopy(base.cache) if base else make_prompt_cache(self.model)
         self._prefill(cache, prompt[start:n])
         self.prefixes.add(Snapshot(tuple(prompt[:n]), cache))
-        self.stats.prefix_prefilled(n - start)
+        self.stats.prefix_prefilled(n - start, time.perf_counter() - started)
         return n - start
 
     def _prefill(self, cache: list[Any], tokens: list[int]) -> None:
@@ -297,12 +298,13 @@ class MlxSession:
         template's own turn through the real generation path)."""
         self._forced = list(tokens)
 
-    def processors(self) -> list[Any]:
-        """This round's logits processors: the backend's, and the forcing one if any (taken
-        once)."""
+    def processors(self, backend: bool = True) -> list[Any]:
+        """This round's logits processors: the backend's (unless ``backend`` is False: the batch
+        engine adds its logit bias to the whole batch at once), and the forcing one if any
+        (taken once)."""
         forced, self._forced = self._forced, None
         extra = [ForceTokens(forced)] if forced else []
-        return [*self.backend.logits_processors, *extra]
+        return [*(self.backend.logits_processors if backend else []), *extra]
 
     def close(self) -> None:
         self.cache, self.tokens, self.snapshots = None, [], []

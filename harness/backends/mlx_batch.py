@@ -29,6 +29,31 @@ if TYPE_CHECKING:  # for annotations only: mlx_backend imports this module
     from harness.backends.mlx_backend import MlxBackend, MlxSession
 
 
+class _BiasedModel:
+    """The model as BatchGenerator sees it, with the backend's logit bias added to a decode
+    step's logits for the whole batch in one operation. As a logits processor the bias would
+    run row by row (BatchGenerator slices, processes and concatenates each sequence's logits
+    and keeps a token history for it), about a fifth of the CPU time of a decode step at a
+    short context here; the values are the same (the same add on the same elements). Prefill
+    logits are thrown away, so they are left as they are."""
+
+    def __init__(self, model: Any, bias: dict[int, float]):
+        import mlx.core as mx
+
+        self.model = model
+        self.indices = mx.array(list(bias))
+        self.values = mx.array(list(bias.values()))
+
+    def __call__(self, inputs: Any, cache: Any = None, **kwargs: Any) -> Any:
+        logits = self.model(inputs, cache=cache, **kwargs)
+        if inputs.shape[1] != 1:
+            return logits
+        return logits.at[..., self.indices].add(self.values)
+
+    def __getattr__(self, name: str) -> Any:  # make_cache, layers, ...: the model's
+        return getattr(self.model, name)
+
+
 @dataclass
 class _Round:
     session: "MlxSession"
@@ -89,8 +114,9 @@ class BatchEngine:
         from mlx_lm.generate import BatchGenerator
 
         b = self.backend
+        model = _BiasedModel(b.model, b.logit_bias) if b.logit_bias else b.model
         generator = BatchGenerator(
-            b.model, max_tokens=b.max_tokens,
+            model, max_tokens=b.max_tokens,
             stop_tokens=[[t] for t in sorted(b.tokenizer.eos_token_ids)],
             completion_batch_size=self.size, prefill_batch_size=self.prefill_batch,
             prefill_step_size=b.prefill_step_size)
@@ -148,7 +174,7 @@ class BatchEngine:
                 # Nothing to prefill before the last token: the cache is already the snapshot.
                 item.snapshot = Snapshot(tuple(item.prompt[:-1]), copy.deepcopy(cache))
             (uid,) = generator.insert([rest], caches=[cache], samplers=[item.sampler],
-                                      logits_processors=[item.session.processors()])
+                                      logits_processors=[item.session.processors(backend=False)])
         except Exception as e:  # noqa: BLE001 - the round fails, the engine goes on
             item.future.set_exception(e)
             return

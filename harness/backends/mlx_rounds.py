@@ -41,6 +41,9 @@ class ReuseStats:
     # Time the model (prefill, decode, cache copies) kept the engine busy; the rest of a run's
     # wall time is spent outside the model.
     model_seconds: float = 0.0
+    # Of which prefilling shared prefixes (mostly the first scenario's schemas and system
+    # prompt: a one-time cost that batching cannot share out).
+    prefix_seconds: float = 0.0
     fallbacks: dict[str, int] = field(default_factory=dict)
 
     def count(self, how: str) -> None:
@@ -54,9 +57,10 @@ class ReuseStats:
         self.cached_tokens += cached
         self.prefilled_tokens += prompt_tokens - cached
 
-    def prefix_prefilled(self, tokens: int) -> None:
+    def prefix_prefilled(self, tokens: int, seconds: float) -> None:
         """A shared prefix was prefilled (once, before the round that starts from it)."""
         self.prefilled_tokens += tokens
+        self.prefix_seconds += seconds
 
     def round_generated(self, tokens: int) -> None:
         self.generated_tokens += tokens
