@@ -12,6 +12,8 @@ lijepo) is such a spelling only inside a word: both languages end the cases of -
 "-ije" (agencije, aplikacije, Slovenije), Slovenian writes "-ijev" (taksijev) and "prijeten", and
 both write "pije", "bije". A language is settled when it scores at least 2 and at least twice any
 other positive score.
+Names: a word written with a capital inside a sentence (a brand, a place, a person) is not
+evidence, since it is written as its owner writes it: "Wolt" in a Finnish answer is not Polish.
 """
 
 from __future__ import annotations
@@ -89,18 +91,28 @@ def group_of(language: str) -> frozenset[str] | None:
     return next((g for g in SETTLE_GROUPS if language in g), None)
 
 
+# What may come before a capitalised word that starts a sentence rather than names something.
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;…\n]|[.!?:]['\"»”)])\W*$")
+
+
+def _read_words(text: str) -> list[str]:
+    """The words that are evidence, lowered: all but names (a capital inside a sentence)."""
+    return [m.group().lower() for m in _WORD.finditer(text)
+            if not m.group()[0].isupper() or _SENTENCE_START.search(text, 0, m.start())]
+
+
 def scores(text: str, group: frozenset[str]) -> dict[str, int]:
     """Points per language of the group (see the module's rule)."""
-    lowered = text.lower()
+    words = _read_words(text)
     points = {lang: 0 for lang in sorted(group)}
     letters = {x for lang in group for x in EVIDENCE[lang].letters}
     for letter in letters:
-        n = lowered.count(letter)
+        n = sum(word.count(letter) for word in words)
         if n:
             for lang in points:
                 points[lang] += n if letter in EVIDENCE[lang].letters else -2 * n
     spellings = [(lang, p) for lang in group for p in EVIDENCE[lang].spellings]
-    for word in _WORD.findall(lowered):
+    for word in words:
         for lang in points:
             points[lang] += word in EVIDENCE[lang].words
         for owner, pattern in spellings:

@@ -147,6 +147,22 @@ def test_ijekavian_spellings_still_make_an_answer_croatian(text):
     assert settle(text, SETTLE_GROUPS[1]) == "hr"
 
 
+@pytest.mark.parametrize("answer", [
+    "Minulta puuttuu yhteys Woltiin, joten tilaa kebabpizza itse sovelluksesta kotiosoitteeseen.",
+    "En itse pysty tilaamaan ruokaa Woltista, koska minulla ei ole yhteyttä palveluun. Tilaa "
+    "kebabpizza suoraan Wolt-sovelluksesta kotiisi.",
+])
+def test_a_name_inside_a_sentence_is_not_evidence(check, answer):
+    # The w of "Wolt" counted for Polish, and these Finnish answers were settled as Polish.
+    assert settle(answer, SETTLE_GROUPS[2]) in (None, "fi")
+    assert accepted(check, answer, "fi")
+
+
+def test_a_capital_that_starts_a_sentence_is_still_read():
+    assert settle("Jutro o dziesiątej masz spotkanie. Będzie też Łukasz.", SETTLE_GROUPS[2]) == "pl"
+    assert settle("Łódź", SETTLE_GROUPS[2]) == "pl"
+
+
 def test_settle_decides_nothing_without_evidence():
     assert settle("Marta Anna Petra", SETTLE_GROUPS[1]) is None
 
