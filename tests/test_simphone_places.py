@@ -203,6 +203,19 @@ def test_routes_to_different_places_that_match_each_name_their_destination():
     assert "- to Debreceni repülőtér | driving | 2 h 30 min" in text
 
 
+def test_a_destination_in_the_users_words_finds_the_route_a_map_app_would():
+    phone = make_phone({"routes": [
+        {"to": "Part-Dieu, Lyon", "mode": "transit", "duration": "PT25M"},
+        {"to": "DLF साइबर सिटी (Cyber City), गुरुग्राम", "mode": "transit", "duration": "PT40M"}]})
+    # An article, a word for the kind of place, or "office" after the name: the best match.
+    for to in ("la Part-Dieu", "Gare Part-Dieu", "Tour Part-Dieu"):
+        assert "Part-Dieu, Lyon" in ok(phone, "get_directions", to=to), to
+    assert "साइबर सिटी" in ok(phone, "get_directions", to="साइबर सिटी ऑफिस")
+    # A query whose words the end mostly lacks is another place: no guess.
+    assert fails(phone, "get_directions", to="Gare Perrache").startswith("Error: no route found")
+    assert fails(phone, "get_directions", to="नेहरू प्लेस ऑफिस").startswith("Error: no route found")
+
+
 def test_a_deadline_already_past_is_said():
     text = ok(make_phone(), "get_directions", to="airport", mode="driving", arriveBy="2026-11-04T10:45")
     assert "leave Wed 2026-11-04 10:10 (already past)" in text

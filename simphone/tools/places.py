@@ -12,7 +12,7 @@ from simphone.errors import ToolError
 from simphone.hours import open_status, parse_hours, week_lines
 from simphone.phone import Phone
 from simphone.placenames import other_names
-from simphone.search import fold, distance_km, matches, search, word_in, words
+from simphone.search import fold, distance_km, matches, query_words, search, word_in, words
 from simphone.times import argument_time, show_datetime, show_duration
 from simphone.tools.common import count, labelled, line, quoted
 
@@ -149,12 +149,16 @@ def get_current_location(phone: Phone, args: dict[str, Any]) -> str:
 
 
 # --- directions ---------------------------------------------------------------------------
-def _names_end(query: str, end: str) -> bool:
-    """Whether a route's end ("Dublin Airport (DUB)") is what the query names ("airport")."""
+def _names_end(query: str, end: str, guess: bool = False) -> bool:
+    """Whether a route's end ("Dublin Airport (DUB)") is what the query names ("airport", "la
+    Part-Dieu"). A guess, as a map app's best match, takes an end holding most of a query of
+    several words ("साइबर सिटी ऑफिस" for "DLF साइबर सिटी", "Gare Part-Dieu" for "Part-Dieu, Lyon")."""
     q, e = fold(query), fold(end)
     if q in e or e in q:
         return True
-    q_words, e_words = words(query), words(end)
+    q_words, e_words = query_words(query), words(end)
+    if guess:
+        return len(q_words) >= 2 and 2 * sum(word_in(w, e) for w in q_words) > len(q_words)
     return bool(q_words) and (all(word_in(w, e) for w in q_words)
                               or all(word_in(w, q) for w in e_words))
 
@@ -181,14 +185,14 @@ def _routes(phone: Phone, to: str, origin: str | None) -> list[Route]:
             found = _routes_named(phone, name, origin)
             if found:
                 break
-    return found
+    return found or _routes_named(phone, to, origin, guess=True)
 
 
-def _routes_named(phone: Phone, to: str, origin: str | None) -> list[Route]:
+def _routes_named(phone: Phone, to: str, origin: str | None, guess: bool = False) -> list[Route]:
     targets = _end_names(phone, to)
     found = []
     for route in phone.routes:
-        if not any(_names_end(t, route.to) for t in targets):
+        if not any(_names_end(t, route.to, guess) for t in targets):
             continue
         if origin is None:
             if route.origin is None or _from_here(phone, route.origin):
