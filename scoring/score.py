@@ -16,6 +16,7 @@ from orvena_bench.formats.languages import FAILURE_TOLERANT_CATEGORIES
 from orvena_bench.formats.result import ResultLine
 from orvena_bench.formats.scenario import Expect, Scenario
 from orvena_bench.formats.textmatch import Folded
+from scoring.answer_text import answer_as_read
 from scoring.calls import MadeCall, any_of_check, sequence_checks
 from scoring.language import LanguageCheck, default_language_check
 from scoring.strings import string_misses
@@ -86,7 +87,7 @@ def answer_checks(scenario: Scenario, result: ResultLine, expect: Expect,
     if not answer:
         # A failed turn already says why there is no answer.
         return [] if result.failure else [Check("empty-answer", "the final answer is empty")]
-    text = Folded(answer)
+    text = Folded(answer_as_read(answer))
     checks = [
         Check("excluded-answer" if m.rule == "not" else "missing-answer", m.phrase("the answer"),
               m.strings[0])

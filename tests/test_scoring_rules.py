@@ -253,6 +253,24 @@ def test_answer_not_excludes_strings():
     assert kinds(v) == ["excluded-answer"]
 
 
+def test_the_answer_is_read_without_markdown_emphasis():
+    expect = {"answerAny": [" 5:30", "(5:30"], "answerNot": ["15:30"]}
+    assert verdict(expect, answer="It is **5:30** in the morning in Willemstad.").passed
+    assert verdict(expect, answer="It is `5:30` there.").passed
+    assert not verdict(expect, answer="It is **15:30** there.").passed
+    # an underscore inside a word or address is not emphasis
+    assert verdict({"answer": ["anna_weber@"]}, answer="Sent to _anna_weber@mail.example_.").passed
+
+
+def test_a_check_with_a_space_at_its_edge_holds_at_the_answers_first_and_last_word():
+    expect = {"answerAny": [" -3 °C"], "answerNot": [" no ", " no,"]}
+    assert verdict(expect, answer="-3 °C at 8 in the morning.").passed
+    assert not verdict(expect, answer="-3 °C, so no").passed
+    assert not verdict(expect, answer="No, -3 °C").passed
+    # whitespace runs read as one space
+    assert verdict({"answer": ["Yoga 8:00"]}, answer="Yoga\n  8:00").passed
+
+
 def test_an_empty_answer_fails():
     v = verdict({}, answer="  \n ")
     assert v.issues == ["the final answer is empty"] and kinds(v) == ["empty-answer"]
