@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -81,7 +82,45 @@ def join_group() -> Ranks | None:
     import mlx.core as mx
 
     group = mx.distributed.init()
-    return Ranks(group, group.rank(), group.size()) if group.size() > 1 else None
+    if group.size() <= 1:
+        return None
+    # After init every rank is connected, so the launcher's relay threads all exist.
+    yield_launcher_cpu()
+    return Ranks(group, group.rank(), group.size())
+
+
+def yield_launcher_cpu() -> bool:
+    """Lower the priority of the ``mlx.launch`` process this rank runs under, when it runs on
+    this machine. Its output relay (mlx 0.32) selects on each rank's stdin pipe as well as its
+    output, and an empty pipe is always writable, so each relay thread loops without sleeping:
+    about a core of CPU for the whole launch, taken from the ranks on a small machine. At the
+    lowest priority the relay still forwards every line, on cycles the ranks leave. Returns
+    whether it was done; a remote rank's parent is ssh's shell and is left alone."""
+    parent = os.getppid()
+    if "mlx.launch" not in _command_line(parent) and "mlx._distributed_utils" not in _command_line(parent):
+        return False
+    # On Linux the priority is per thread, and the relay threads are the ones looping.
+    tasks = Path(f"/proc/{parent}/task")
+    ids = [int(t.name) for t in tasks.iterdir()] if tasks.is_dir() else [parent]
+    done = False
+    for tid in ids:
+        try:
+            os.setpriority(os.PRIO_PROCESS, tid, 19)
+            done = True
+        except OSError:  # a thread that ended, or a system that does not allow it
+            pass
+    return done
+
+
+def _command_line(pid: int) -> str:
+    cmdline = Path(f"/proc/{pid}/cmdline")
+    if cmdline.is_file():
+        return cmdline.read_bytes().replace(b"\0", b" ").decode(errors="replace")
+    try:  # macOS: no /proc
+        return subprocess.run(["ps", "-o", "command=", "-p", str(pid)], capture_output=True,
+                              text=True, timeout=5).stdout
+    except (OSError, subprocess.SubprocessError):
+        return ""
 
 
 def stop_on_term(ranks: Ranks, out: str | Path) -> None:

@@ -71,3 +71,26 @@ def test_a_second_launch_without_resume_stops_every_rank_then_resume_goes_on(tmp
 def test_shard_and_a_launch_do_not_mix(tmp_path):
     done = launch(*RUN, "--out", tmp_path, "--shard", "1/2")
     assert failed_ranks(done) == 2 and "do not mix" in done.stderr
+
+
+PRIORITIES = """
+import os
+from harness.distributed import join_group
+ranks = join_group()
+parent = os.getppid()
+print("rank", ranks.rank, "relay", sorted({os.getpriority(os.PRIO_PROCESS, int(t))
+      for t in os.listdir(f"/proc/{parent}/task")}), "self", os.getpriority(os.PRIO_PROCESS, 0))
+"""
+
+
+@pytest.mark.skipif(not Path("/proc/self/task").is_dir(), reason="thread priorities are read from /proc")
+def test_ranks_lower_the_priority_of_the_launchers_busy_relay_not_their_own():
+    done = launch(sys.executable, "-c", PRIORITIES)
+    assert failed_ranks(done) == 0, done.stderr
+    assert sorted(done.stdout.split("\n")[:2]) == ["rank 0 relay [19] self 0", "rank 1 relay [19] self 0"]
+
+
+def test_outside_a_launch_no_priority_is_changed():
+    from harness.distributed import yield_launcher_cpu
+
+    assert yield_launcher_cpu() is False
