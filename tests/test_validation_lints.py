@@ -133,6 +133,21 @@ def test_an_excluded_string_in_the_output_the_answer_reports_is_flagged():
     assert ("answerNot-fact", "expect.answerNot[0]") in rules(lints(s, reference("Petrol Šmartinska.", outputs)))
 
 
+def test_a_time_in_the_reference_answer_that_no_tool_gave_is_flagged():
+    outputs = ["1 route: transit | 24 min | leave Thu 2026-11-05 13:29 | arrive Thu 2026-11-05 13:53"]
+    s = scenario(category="travel", request="bus to the temple?", reference={"calls": [], "answer": "x"})
+    said = "Take the 13:29 bus, there at 13:53. The next one, 13:41, is too late."
+    assert ("reference-time", "reference.answer") in rules(lints(s, reference(said, outputs)))
+    # what the tool gave, in another form or a 12-hour reading, is no fact of its own
+    assert "reference-time" not in [r for r, _ in rules(lints(s, reference("13.29 bus, 1:53 there.", outputs)))]
+
+
+def test_a_reference_answer_that_works_its_time_out_says_so_in_derived():
+    s = scenario(category="travel", request="drive to the airport? my flight is at 2",
+                 reference={"calls": [], "answer": "x", "derived": ["reference.answer"]})
+    assert "reference-time" not in [r for r, _ in rules(lints(s, reference("Plenty of time for 14:00.")))]
+
+
 def test_a_date_time_check_without_offset_on_an_operation_taking_offsets_is_flagged():
     offsets = offset_operations({"google-calendar/update_event": {"properties": {"startTime": {
         "type": "string", "description": "Start, RFC 3339 date-time with offset"}}}})

@@ -39,7 +39,7 @@ def grounding_problems(scenario: Scenario, result: ResultLine, set_name: str) ->
     reference = (scenario.model_extra or {}).get("reference")
     derived = set(reference.get("derived") or []) if isinstance(reference, dict) else set()
     e = scenario.expect
-    fields = {"expect.answer", "expect.answerAny", *(f"expect.answer[{i}]" for i in range(len(e.answer))),
+    fields = {"reference.answer", "expect.answer", "expect.answerAny", *(f"expect.answer[{i}]" for i in range(len(e.answer))),
               *(f"expect.answerGroups[{i}]" for i in range(len(e.answerGroups)))}
     for name in sorted(derived - fields):
         yield f"reference.derived names {name!r}, which is no required answer field of this scenario"

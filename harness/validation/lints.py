@@ -14,6 +14,11 @@ through.
 - ``answerNot-fact``: an ``answerNot`` string occurs in a tool output of the reference run that
   also holds a required answer string, so a correct answer that reports that output in full
   (a complete list, a note about another day) fails;
+- ``reference-time``: the reference answer states a clock time that nothing the agent saw holds
+  (request, history, tool outputs, its own call arguments; a 12-hour reading counts): a fact no
+  tool gave, which the checks then tend to require or exclude. Times the answer works out (an
+  arrival from now and a duration) are exempt where ``reference.derived`` lists
+  ``"reference.answer"``;
 - ``untimed-arg``: a date-time argument check without an offset (``{+2d}T14:00``, ``{local:..}``)
   on a connection operation whose schema accepts date-times with an offset: as a substring it also
   matches another instant written in UTC (``2026-11-06T14:00:00Z``).
@@ -35,6 +40,7 @@ from orvena_bench.formats.languages import FAILURE_TOLERANT_CATEGORIES
 from orvena_bench.formats.result import ResultLine
 from orvena_bench.formats.scenario import ExpectedCall, Scenario
 from orvena_bench.formats.textmatch import Folded, fold
+from harness.validation.grounding import KNOWLEDGE_CATEGORIES
 
 @dataclass(frozen=True)
 class Lint:
@@ -298,6 +304,32 @@ def answer_not_fact_lints(scenario: Scenario, clock: Clock, outputs: list[str]) 
                 break
 
 
+# --- reference-time ----------------------------------------------------------------------------
+
+# A clock time as answers write it: 7:30, 07.30, 9h30 (not part of a longer number or a date).
+_CLOCK_TIME = re.compile(r"(?<![\d:.,/])([01]?\d|2[0-3])[:.h]([0-5]\d)(?!\d|[.,]\d)")
+
+
+def _clock_times(text: str) -> set[tuple[int, int]]:
+    return {(int(h), int(m)) for h, m in _CLOCK_TIME.findall(text)}
+
+
+def reference_time_lints(scenario: Scenario, clock: Clock, answer: str, seen: list[str]) -> Iterator[Lint]:
+    """seen: the reference run's tool outputs and call arguments."""
+    reference = (scenario.model_extra or {}).get("reference")
+    if not isinstance(reference, dict) or not answer or "reference.answer" in (reference.get("derived") or []):
+        return
+    have = _clock_times("\n".join([scenario.request, *(t.content for t in scenario.history), *seen]))
+    have |= {((h + 12) % 24, m) for h, m in have}  # "3:00 PM" read as 15:00, "15:00" said as 3:00
+    missing = sorted(t for t in _clock_times(_expanded(clock, answer)) if t not in have)
+    if missing:
+        said = ", ".join(f"{h}:{m:02d}" for h, m in missing)
+        yield Lint("reference-time", "reference.answer", f"the reference answer states {said}, which "
+                   "no request, history, tool output or call argument of the reference run holds: a fact "
+                   "no tool gave (where the answer works it out, list \"reference.answer\" in "
+                   "reference.derived)")
+
+
 # --- untimed-arg ------------------------------------------------------------------------------
 
 _LOCAL_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$")
@@ -346,6 +378,8 @@ def lints(scenario: Scenario, result: ResultLine | None, offsets: dict[str, bool
                       if result is not None else [])
     found = [*inside_value_lints(scenario, clock, outputs, answer), *cldr_time_lints(scenario, clock, seen),
              *answer_not_fact_lints(scenario, clock, outputs)]
+    if result is not None and scenario.category not in KNOWLEDGE_CATEGORIES and set_name != "restraint":
+        found += reference_time_lints(scenario, clock, answer, seen)
     if set_name != "ask":
         found += echo_lints(scenario, clock, writes)  # the ask set's options are the request's own words
     found += untimed_arg_lints(scenario, clock, offsets or {})
