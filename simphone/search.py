@@ -2,9 +2,9 @@
 formats.textmatch), partial words, words in any order, and a best partial match when no item
 holds every word of the query.
 
-On top of the scorer's folding, search treats as one letter what people of a script type
-interchangeably, as a phone's search does: Cyrillic ё and е (a Russian types "Артем" for
-"Артём"); Arabic alef maqsura and yeh (ى ي), taa marbuta and heh (ة ه), waw and yeh with hamza
+On top of the scorer's folding (which already reads Cyrillic ё as е: a Russian types "Артем" for
+"Артём"), search treats as one letter what people of a script type interchangeably, as a phone's
+search does: Arabic alef maqsura and yeh (ى ي), taa marbuta and heh (ة ه), waw and yeh with hamza
 and without (ؤ و, ئ ي), and the Persian yeh and kaf (ی ک); Devanagari with and without the nukta
 (ज़ ज) and chandrabindu as anusvara (ँ ं). The scorer keeps them apart (they are different
 spellings in an answer); Latin, Greek and Arabic alef forms are folded by textmatch already."""
@@ -22,11 +22,10 @@ from orvena_bench.formats.textmatch import fold as _text_fold
 T = TypeVar("T")
 
 _EQUIVALENT = str.maketrans({
-    "ё": "е",
     "ى": "ي", "ة": "ه", "ؤ": "و", "ئ": "ي", "ی": "ي", "ک": "ك",
     "\u093c": None, "\u0901": "\u0902",
 })
-_EQUIVALENT_CHARS = re.compile("[ёىةؤئیک\u093c\u0901]")
+_EQUIVALENT_CHARS = re.compile("[ىةؤئیک\u093c\u0901]")
 
 
 def fold(text: str) -> str:

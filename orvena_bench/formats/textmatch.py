@@ -7,8 +7,11 @@ Folding is per script, so it never makes two different words of a script equal:
   (ΑΘΗΝΑ must match Αθήνα); the price is that πότε/ποτέ fold together;
 - Arabic loses its optional vowel marks (tashkeel) and the tatweel, and alef with hamza or
   madda reads as alef (الأحد = الاحد);
-- every other script (Cyrillic, Devanagari, Thai, Hangul, kana, CJK, ...) is only case-folded
-  and NFKC-normalised, because its marks are letters of their own (й is not и, が is not か).
+- Cyrillic ё reads as е, because Russian writes ё as е as a rule ("Серега", "все" for "всё"),
+  so a check spelled with either letter holds for an answer spelled with the other;
+- every other script (the rest of Cyrillic, Devanagari, Thai, Hangul, kana, CJK, ...) is only
+  case-folded and NFKC-normalised, because its marks are letters of their own (й is not и, ї is
+  not і, が is not か).
 Call arguments are compared as compact JSON without ASCII escaping; arguments recorded as a
 JSON string read the same as the object.
 """
@@ -50,6 +53,8 @@ _ARABIC_ALEFS = frozenset("\u0622\u0623\u0625\u0671")
 def _fold_char(ch: str) -> str:
     if ch in _APOSTROPHES:
         return _APOSTROPHES[ch]
+    if ch == "\u0451":  # ё (Ё case-folds to it)
+        return "\u0435"
     if ch in _ARABIC_ALEFS:
         return "\u0627"
     if _is_latin(ch):
@@ -70,10 +75,10 @@ def _fold_run(run: str) -> str:
     return "".join(_fold_char(ch) for ch in run)
 
 
-# Every code point that folding can change: Latin beyond ASCII, Greek, typographic apostrophes,
+# Every code point that folding can change: Latin beyond ASCII, Greek, Cyrillic ё, typographic apostrophes,
 # and the Arabic tatweel and vowel marks (a test checks that every code point outside this class folds to itself).
 _FOLDABLE = re.compile(
-    "[\u0080-\u02af\u02bc\u2018\u2019\u2032\u1d00-\u1dbf\u1e00-\u1eff\u2184\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
+    "[\u0080-\u02af\u02bc\u0451\u2018\u2019\u2032\u1d00-\u1dbf\u1e00-\u1eff\u2184\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
     "\U0001df00-\U0001dfff\u0370-\u03ff\u1f00-\u1fff\u0622\u0623\u0625\u0640\u064b-\u065f\u0670\u0671]+")
 _GREEK_MARK_CLASS = "[" + "".join(sorted(_GREEK_MARKS)) + "]"
 # Marks that NFKC could not compose into their letter: dropped after a Latin letter (the dot of a
