@@ -181,6 +181,12 @@ def test_every_code_point_the_fast_path_skips_folds_to_itself():
     assert [ch for ch in skipped if _fold_char(ch) != ch] == []
 
 
+def test_unicode_hyphens_read_as_the_typed_one_but_dashes_do_not():
+    assert contains("Polisa PZ\u20112026\u201100977215", "PZ-2026-00977215")
+    assert contains("e\u2010mail", "e-mail")
+    assert not contains("2\u20133 °C", "-3 °C")  # an en dash is a range
+
+
 def test_typographic_apostrophes_read_as_the_typed_one():
     # Babel writes the Ukrainian weekday with U+02BC; people type U+0027 or U+2019.
     assert contains("у п'ятницю о 10:00", "пʼятниц")

@@ -44,6 +44,9 @@ def _is_greek(ch: str) -> bool:
 # Typographic apostrophes read as the typed one: Ukrainian writes "пʼятниця", "п’ятниця" and
 # "п'ятниця" for the same word (Babel gives the first, keyboards the last).
 _APOSTROPHES = {"\u2019": "'", "\u2018": "'", "\u02bc": "'", "\u2032": "'"}
+# The Unicode hyphen and non-breaking hyphen read as the typed one (models type "PZ‑2026‑0097"
+# with U+2011). Dashes and the minus sign stay as they are: "2–3 °C" is a range, not "-3 °C".
+_HYPHENS = {"\u2010": "-", "\u2011": "-"}
 # Alef with hamza or madda (أ إ آ ٱ) reads as the bare alef, as Arabic search does: people type
 # "الاحد" and "ايمن" for "الأحد" and "أيمن"; the hamza is a mark on the alef, not another word.
 _ARABIC_ALEFS = frozenset("\u0622\u0623\u0625\u0671")
@@ -53,6 +56,8 @@ _ARABIC_ALEFS = frozenset("\u0622\u0623\u0625\u0671")
 def _fold_char(ch: str) -> str:
     if ch in _APOSTROPHES:
         return _APOSTROPHES[ch]
+    if ch in _HYPHENS:
+        return _HYPHENS[ch]
     if ch == "\u0451":  # ё (Ё case-folds to it)
         return "\u0435"
     if ch in _ARABIC_ALEFS:
@@ -75,10 +80,10 @@ def _fold_run(run: str) -> str:
     return "".join(_fold_char(ch) for ch in run)
 
 
-# Every code point that folding can change: Latin beyond ASCII, Greek, Cyrillic ё, typographic apostrophes,
+# Every code point that folding can change: Latin beyond ASCII, Greek, Cyrillic ё, typographic apostrophes and hyphens,
 # and the Arabic tatweel and vowel marks (a test checks that every code point outside this class folds to itself).
 _FOLDABLE = re.compile(
-    "[\u0080-\u02af\u02bc\u0451\u2018\u2019\u2032\u1d00-\u1dbf\u1e00-\u1eff\u2184\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
+    "[\u0080-\u02af\u02bc\u0451\u2010\u2011\u2018\u2019\u2032\u1d00-\u1dbf\u1e00-\u1eff\u2184\u2c60-\u2c7f\ua720-\ua7ff\uab30-\uab6f"
     "\U0001df00-\U0001dfff\u0370-\u03ff\u1f00-\u1fff\u0622\u0623\u0625\u0640\u064b-\u065f\u0670\u0671]+")
 _GREEK_MARK_CLASS = "[" + "".join(sorted(_GREEK_MARKS)) + "]"
 # Marks that NFKC could not compose into their letter: dropped after a Latin letter (the dot of a
