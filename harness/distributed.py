@@ -97,7 +97,8 @@ def yield_launcher_cpu() -> bool:
     lowest priority the relay still forwards every line, on cycles the ranks leave. Returns
     whether it was done; a remote rank's parent is ssh's shell and is left alone."""
     parent = os.getppid()
-    if "mlx.launch" not in _command_line(parent) and "mlx._distributed_utils" not in _command_line(parent):
+    command = _command_line(parent)
+    if "mlx.launch" not in command and "mlx._distributed_utils" not in command:
         return False
     # On Linux the priority is per thread, and the relay threads are the ones looping.
     tasks = Path(f"/proc/{parent}/task")
