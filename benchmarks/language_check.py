@@ -9,7 +9,9 @@ Strings: UDHR paragraphs and Django's translated messages (placeholders and mark
 at sentence and clause ends, 12-80 characters long with at least 12 letters left after the
 check's own stripping. Prints per language: false rejects of right-language strings, English
 strings accepted for a request in that language, and close-language strings accepted; then the
-same totals for the card's literal gate and with each special rule switched off.
+same totals for the card's literal gate and with each special rule switched off; last, English
+answers that name the places and people of each language's scenarios (the check reads them
+once more without their names).
 The data is read from the archives as downloaded and never committed.
 """
 
@@ -192,6 +194,8 @@ def main() -> int:
             settle=False, detector=check.detector, _known=check._known).judge_text(t, x).accepted,
         "calibrated, no English-only rule": lambda t, x: LanguageCheck(
             english_only=False, detector=check.detector, _known=check._known).judge_text(t, x).accepted,
+        "calibrated, names not set aside": lambda t, x: LanguageCheck(
+            names_aside=False, detector=check.detector, _known=check._known).judge_text(t, x).accepted,
         **{f"calibrated, k = {k}": (lambda k: lambda t, x: LanguageCheck(
             k=k, detector=check.detector, _known=check._known).judge_text(t, x).accepted)(k)
            for k in (2, 3, 5, 10)},
@@ -245,7 +249,56 @@ def main() -> int:
     print("|---|---|---|---|")
     for name, (fr, en, close) in totals.items():
         print(f"| {name} | {fr:.2f} | {en:.1f} | {close:.1f} |")
+    print()
+    english_with_names(check)
     return 0
+
+
+# English answers of the kinds the bench asks for, each naming two of the places and people of
+# one language's scenarios (their phone's location, places and contacts).
+ANSWER_FRAMES = (
+    "The nearest one is {a} at {b}, open until 10 pm.",
+    "Your meeting with {a} is tomorrow at 3 pm at {b}.",
+    "It will rain in {a} on Saturday, so take an umbrella.",
+    "I can't book a table at {a} for you, but you can call them.",
+    "I've sent the message to {a}: you'll be there at 7.",
+    "There are two contacts called {a}. Which one do you mean?",
+    "The train from {a} to {b} leaves at 8:15 and takes 40 minutes.",
+    "Sorry, I can't order a taxi to {a} from here.",
+    "You have 3 photos from {a} with {b} from last summer.",
+    "{a} is about 25 minutes away by car, via {b}.",
+)
+
+
+def scenario_names() -> dict[str, list[str]]:
+    """The Latin-script names of each language's scenarios (location, places, contacts)."""
+    import json
+
+    names: dict[str, set[str]] = defaultdict(set)
+    for path in sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            item = json.loads(line)
+            phone = item.get("phone") or {}
+            found = [(phone.get("location") or {}).get("place", "").split(",")[0]]
+            found += [p.get("name", "") for p in phone.get("places", [])]
+            found += [c.get("name", "") for c in phone.get("contacts", [])]
+            names[item["language"]].update(n.strip() for n in found if re.search("[A-Za-z]", n))
+    return {lang: sorted(found) for lang, found in names.items() if lang != "en" and len(found) > 1}
+
+
+def english_with_names(check: LanguageCheck, per_language: int = 40) -> None:
+    rng = random.Random(7)
+    answers = {lang: [rng.choice(ANSWER_FRAMES).format(a=a, b=b)
+                      for a, b in (rng.sample(names, 2) for _ in range(per_language))]
+               for lang, names in scenario_names().items()}
+    check.prime(check.text_to_judge(t) for texts in answers.values() for t in texts)
+    aside = LanguageCheck(names_aside=False, detector=check.detector, _known=check._known)
+    print(f"English answers naming two of the places and people of a language's scenarios "
+          f"({per_language} per language, {len(answers)} languages with Latin-script names):\n")
+    print("| decision | English accepted % |\n|---|---|")
+    for name, judge in (("calibrated (shipped)", check), ("calibrated, names not set aside", aside)):
+        accepted = [judge.judge(t, lang).accepted for lang, texts in answers.items() for t in texts]
+        print(f"| {name} | {100 * sum(accepted) / len(accepted):.1f} |")
 
 
 if __name__ == "__main__":

@@ -6,7 +6,8 @@ by side in one run.
     python benchmarks/score_speed.py [--lines 10000]
 
 The first pass with the language check includes loading lingua's models (once per process), the
-second does not; the pass without the check is the baseline for the ratio.
+second does not; the third reads no answer a second time without its names
+(scoring/names.py); the pass without the check is the baseline for the ratio.
 """
 
 from __future__ import annotations
@@ -123,6 +124,7 @@ def main() -> int:
           f"{len(ANSWERS)} languages, mean answer {sum(len(r.answer) for _, r in pairs) / len(pairs):.0f} characters\n")
     cold = timed(pairs, LanguageCheck())
     warm = timed(pairs, LanguageCheck())
+    once = timed(pairs, LanguageCheck(names_aside=False))
     base = timed(pairs, False)
     assert cold[2] == warm[2]
     load = os.getloadavg()[0]
@@ -131,6 +133,7 @@ def main() -> int:
     print("|---|---|---|---|---|---|")
     for name, (seconds, cpu, passed) in (("language check, models loading (first in process)", cold),
                                          ("language check, models loaded", warm),
+                                         ("the same, names not read a second time", once),
                                          ("no language check (baseline)", base)):
         print(f"| {name} | {seconds:.2f} | {cpu:.2f} | {len(pairs) / seconds:,.0f} | {passed} | "
               f"{seconds / base[0]:.1f}x |")

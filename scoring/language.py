@@ -7,12 +7,14 @@ function words; Danish/Norwegian, Croatian/Bosnian/Serbian, Indonesian/Malay and
 Hindi/Marathi/Nepali count as one language; for Estonian, Latvian, Lithuanian and Slovenian
 requests only an English reading rejects.
 
-Only the card's gate ("top hypothesis at confidence >= 0.5") is replaced. lingua's confidences
+The card's gate ("top hypothesis at confidence >= 0.5") is replaced. lingua's confidences
 are spread over all candidate languages, so short English text rarely reaches 0.5 and the literal
 gate lets ~44% of English answers through. The calibrated decision: sum the confidences per
 same-language group; reject when the top group is not the expected one and either it is English
-or it is at least ``k`` (4) times as likely as the expected group. docs/scoring.md has the
-measurements.
+or it is at least ``k`` (4) times as likely as the expected group. One reading is added: an
+accepted answer is read again without its names (scoring/names.py) and rejected if that reads as
+English, since lingua takes an English sentence naming local places for the local language.
+docs/scoring.md has the measurements.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from babel import Locale
 from orvena_bench.formats.languages import LANGUAGES
 from orvena_bench.formats.textmatch import LETTERS, WORD, fold
 from scoring import settle as settling
+from scoring.names import without_names
 
 # Same-language groups, each read as its first member.
 SAME_LANGUAGE: dict[str, str] = {
@@ -62,7 +65,7 @@ _WORD = WORD
 _WORD_SPLIT = re.compile(f"({WORD.pattern})")
 _SPACES = re.compile(r"\s+")
 
-How = Literal["too-short", "unknown-language", "no-letters", "settled", "recognizer"]
+How = Literal["too-short", "unknown-language", "no-letters", "settled", "recognizer", "without-names"]
 
 
 @lru_cache(maxsize=1024)
@@ -178,7 +181,8 @@ class LanguageJudgement:
     def sentence(self, expected: str) -> str:
         """Why the answer was rejected, for ``issues``."""
         reading = self.reading or "?"
-        how = "its letters and function words are" if self.how == "settled" else "it reads as"
+        how = {"settled": "its letters and function words are",
+               "without-names": "without its names it reads as"}.get(self.how, "it reads as")
         return (f"the answer is not in {language_name(expected)} ({expected}): {how} "
                 f"{language_name(reading)} ({reading})")
 
@@ -202,11 +206,13 @@ def _code(language: Any) -> str:
 @dataclass
 class LanguageCheck:
     """The check with its settings; the detector is built on first use. ``settle`` and
-    ``english_only`` switch the card's two special rules (on by default; off only to measure)."""
+    ``english_only`` switch the card's two special rules, ``names_aside`` the second reading of
+    an accepted answer without its names (all on by default; off only to measure)."""
 
     k: float = DEFAULT_K
     settle: bool = True
     english_only: bool = True
+    names_aside: bool = True
     languages: tuple[str, ...] = LANGUAGES
     detector: Any = None
     # Confidences already computed, by text, and texts to judge by (answer, tool outputs): see
@@ -239,7 +245,10 @@ class LanguageCheck:
 
     def prime(self, texts: Iterable[str]) -> None:
         """Compute the confidences of many texts at once, on every core."""
-        todo = list(dict.fromkeys(t for t in texts if t is not None and t not in self._known))
+        texts = [t for t in texts if t is not None]
+        if self.names_aside:  # the second reading's texts, so that it costs no lone calls
+            texts += [r for r in map(without_names, texts) if letter_count(r) >= MIN_LETTERS]
+        todo = list(dict.fromkeys(t for t in texts if t not in self._known))
         if todo:
             values = self._detector().compute_language_confidence_values_in_parallel(todo)
             self._known.update(zip(todo, map(self._as_dict, values)))
@@ -277,14 +286,27 @@ class LanguageCheck:
         if self.settle and group and top in group:
             settled = settling.settle(text, group)
             if settled:
-                return LanguageJudgement(same_language(settled) == want, "settled", settled, text)
+                accepted = same_language(settled) == want
+                if accepted and self.names_aside and self._english_without_names(text):
+                    return LanguageJudgement(False, "without-names", "en", text)
+                return LanguageJudgement(accepted, "settled", settled, text)
         if top == want:
             accepted = True
         elif self.english_only and want in ENGLISH_ONLY:
             accepted = top != "en"
         else:
             accepted = top != "en" and groups[top] < self.k * groups.get(want, 0.0)
+        if accepted and self.names_aside and want != "en" and self._english_without_names(text):
+            return LanguageJudgement(False, "without-names", "en", text)
         return LanguageJudgement(accepted, "recognizer", top, text)
+
+    def _english_without_names(self, text: str) -> bool:
+        """Whether the text, its names set aside, reads as English (lingua's top group)."""
+        rest = without_names(text)
+        if rest == text or letter_count(rest) < MIN_LETTERS:
+            return False
+        groups = self.confidences(rest)
+        return bool(groups) and max(groups, key=groups.get) == "en"
 
 
 @cache

@@ -12,8 +12,7 @@ lijepo) is such a spelling only inside a word: both languages end the cases of -
 "-ije" (agencije, aplikacije, Slovenije), Slovenian writes "-ijev" (taksijev) and "prijeten", and
 both write "pije", "bije". A language is settled when it scores at least 2 and at least twice any
 other positive score.
-Names: a word written with a capital inside a sentence (a brand, a place, a person) is not
-evidence, since it is written as its owner writes it: "Wolt" in a Finnish answer is not Polish.
+Names (scoring/names.py) are not evidence: "Wolt" in a Finnish answer is not Polish.
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from orvena_bench.formats.textmatch import LETTERS
+from scoring.names import words_but_names
 
 SETTLE_GROUPS: tuple[frozenset[str], ...] = (
     frozenset({"uk", "ru", "bg"}),
@@ -84,26 +83,14 @@ EVIDENCE: Mapping[str, Evidence] = {
                     "kanssa hyvin kiitos kyllä sitten jälkeen ennen klo"),
 }
 
-_WORD = LETTERS
-
 
 def group_of(language: str) -> frozenset[str] | None:
     return next((g for g in SETTLE_GROUPS if language in g), None)
 
 
-# What may come before a capitalised word that starts a sentence rather than names something.
-_SENTENCE_START = re.compile(r"(?:^|[.!?:;…\n]|[.!?:]['\"»”)])\W*$")
-
-
-def _read_words(text: str) -> list[str]:
-    """The words that are evidence, lowered: all but names (a capital inside a sentence)."""
-    return [m.group().lower() for m in _WORD.finditer(text)
-            if not m.group()[0].isupper() or _SENTENCE_START.search(text, 0, m.start())]
-
-
 def scores(text: str, group: frozenset[str]) -> dict[str, int]:
     """Points per language of the group (see the module's rule)."""
-    words = _read_words(text)
+    words = words_but_names(text)
     points = {lang: 0 for lang in sorted(group)}
     letters = {x for lang in group for x in EVIDENCE[lang].letters}
     for letter in letters:

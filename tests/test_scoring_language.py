@@ -9,6 +9,7 @@ from scoring import score
 from scoring.language import (
     LanguageCheck, build_detector, main_script_text, same_language, strip_for_language,
 )
+from scoring.names import without_names
 from scoring.settle import SETTLE_GROUPS, EVIDENCE, settle
 
 
@@ -91,6 +92,40 @@ def test_the_literal_gate_would_have_let_this_english_answer_through(check):
 def test_the_failed_check_says_which_language_it_read(check):
     judgement = check.judge("I've added the dentist appointment on Friday at ten.", "de")
     assert judgement.sentence("de") == "the answer is not in German (de): it reads as English (en)"
+
+
+# --- names set aside -------------------------------------------------------------------------------
+def test_names_are_the_capitalised_words_inside_a_sentence():
+    assert without_names("It will rain in Mustamäe on Saturday. Take an umbrella, Ana.") == \
+        "It will rain in on . Take an umbrella, ."
+    assert without_names("- Bolta Veche: închis\n1. Cofetăria Unirii: deschis") == \
+        "- Bolta : închis 1. Cofetăria : deschis"
+    assert without_names("明日の午前10時です。") == "明日の午前10時です。"
+
+
+@pytest.mark.parametrize("language, answer", [
+    ("ro", "The highest peak in Romania is Moldoveanu, at 2,544 metres, in the Făgăraș Mountains."),
+    ("ro", "I can't book a table at Cofetăria Unirii for you, but you can call them."),
+    ("pl", "It will rain in Warszawa-Ursynów on Saturday, so take an umbrella."),
+    ("vi", "Your meeting with Trần Văn Đức is tomorrow at 3 pm at Quận Bình Thạnh."),
+    ("et", "It will rain in Mustamäe on Saturday, so take an umbrella."),
+])
+def test_an_english_answer_naming_local_places_and_people_fails(check, language, answer):
+    # Read whole, these pass: a letter only the local language writes outweighs the English.
+    assert accepted(LanguageCheck(names_aside=False, detector=check.detector), answer, language)
+    judgement = check.judge(answer, language)
+    assert not judgement.accepted and (judgement.how, judgement.reading) == ("without-names", "en")
+    assert judgement.sentence(language).endswith("without its names it reads as English (en)")
+
+
+@pytest.mark.parametrize("language, answer", [
+    ("ro", "Cel mai înalt vârf din România este Moldoveanu, 2544 m, în Munții Făgăraș."),
+    ("de", "Der höchste Berg Deutschlands ist die Zugspitze mit 2962 Metern im Wettersteingebirge."),
+    ("cs", "Zprávu jsem poslala Evě Svobodové, bude tam v sedm, u Knihkupectví Academia."),
+    ("nl", "De trein van Haarlem naar Amsterdam Centraal vertrekt om 8:15 vanaf spoor 3."),
+])
+def test_an_answer_in_the_request_language_full_of_names_passes(check, language, answer):
+    assert accepted(check, answer, language)
 
 
 # --- same-language groups -------------------------------------------------------------------------
