@@ -5,26 +5,36 @@ in a Finnish answer is not Polish, and "Cofetăria Unirii" in an English one is 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from orvena_bench.formats.textmatch import LETTERS
 
 # What may come before a capitalised word that starts a sentence rather than names something:
-# nothing, a sentence's end or a line break, then any quotes, brackets or list marks.
+# nothing, a sentence's end or a line break, then any quotes, brackets or list marks. All of it is
+# non-word text, so it lies between the word and the one before it.
 _SENTENCE_START = re.compile(r"(?:^|[.!?:;…\n]|[.!?:]['\"»”)])\W*$")
 _SPACES = re.compile(r"\s+")
 
 
-def is_name(text: str, word: re.Match[str]) -> bool:
-    """Whether a word of ``text`` (a match of LETTERS) is a name: capitalised, not a sentence's
-    first word."""
-    return word.group()[0].isupper() and not _SENTENCE_START.search(text, 0, word.start())
+def _words(text: str) -> Iterator[tuple[re.Match[str], bool]]:
+    """Each word of the text (a match of LETTERS) and whether it is a name."""
+    end = 0
+    for word in LETTERS.finditer(text):
+        # "^" matches only at the text's real start, so searching the gap alone is exact.
+        yield word, word.group()[0].isupper() and not _SENTENCE_START.search(text, end, word.start())
+        end = word.end()
 
 
 def words_but_names(text: str) -> list[str]:
     """The words of the text, lowered, names left out."""
-    return [m.group().lower() for m in LETTERS.finditer(text) if not is_name(text, m)]
+    return [word.group().lower() for word, name in _words(text) if not name]
 
 
 def without_names(text: str) -> str:
     """The text with each name replaced by a space."""
-    return _SPACES.sub(" ", LETTERS.sub(lambda m: " " if is_name(text, m) else m.group(), text)).strip()
+    parts, end = [], 0
+    for word, name in _words(text):
+        parts += [text[end:word.start()], " " if name else word.group()]
+        end = word.end()
+    parts.append(text[end:])
+    return _SPACES.sub(" ", "".join(parts)).strip()
