@@ -21,6 +21,7 @@ import argparse
 import contextlib
 import html.parser
 import io
+import json
 import random
 import re
 import sys
@@ -272,8 +273,6 @@ ANSWER_FRAMES = (
 
 def scenario_names() -> dict[str, list[str]]:
     """The Latin-script names of each language's scenarios (location, places, contacts)."""
-    import json
-
     names: dict[str, set[str]] = defaultdict(set)
     for path in sorted((Path(__file__).resolve().parent.parent / "scenarios").glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():

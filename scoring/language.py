@@ -283,22 +283,19 @@ class LanguageCheck:
             return LanguageJudgement(True, "no-letters", text=text)
         top = max(groups, key=groups.get)
         group = settling.group_of(want)
-        if self.settle and group and top in group:
-            settled = settling.settle(text, group)
-            if settled:
-                accepted = same_language(settled) == want
-                if accepted and self.names_aside and self._english_without_names(text):
-                    return LanguageJudgement(False, "without-names", "en", text)
-                return LanguageJudgement(accepted, "settled", settled, text)
-        if top == want:
-            accepted = True
+        settled = settling.settle(text, group) if self.settle and group and top in group else None
+        if settled:
+            judgement = LanguageJudgement(same_language(settled) == want, "settled", settled, text)
+        elif top == want:
+            judgement = LanguageJudgement(True, "recognizer", top, text)
         elif self.english_only and want in ENGLISH_ONLY:
-            accepted = top != "en"
+            judgement = LanguageJudgement(top != "en", "recognizer", top, text)
         else:
-            accepted = top != "en" and groups[top] < self.k * groups.get(want, 0.0)
-        if accepted and self.names_aside and want != "en" and self._english_without_names(text):
+            judgement = LanguageJudgement(
+                top != "en" and groups[top] < self.k * groups.get(want, 0.0), "recognizer", top, text)
+        if judgement.accepted and self.names_aside and want != "en" and self._english_without_names(text):
             return LanguageJudgement(False, "without-names", "en", text)
-        return LanguageJudgement(accepted, "recognizer", top, text)
+        return judgement
 
     def _english_without_names(self, text: str) -> bool:
         """Whether the text, its names set aside, reads as English (lingua's top group)."""
