@@ -148,6 +148,26 @@ def test_a_reference_answer_that_works_its_time_out_says_so_in_derived():
     assert "reference-time" not in [r for r, _ in rules(lints(s, reference("Plenty of time for 14:00.")))]
 
 
+def played(*messages: dict) -> ResultLine:
+    return ResultLine.model_validate({"id": "x", "model": "reference", "seed": 7, "answer": "x",
+                                      "transcript": list(messages)})
+
+
+def test_a_reference_call_with_an_id_no_output_showed_is_flagged():
+    s = scenario(category="media", request="play the album with Sephia on it",
+                 phone={"locale": "en_IE", "music": {"songs": [{"title": "Sephia", "artist": "Sheila on 7",
+                                                                "album": "Kisah Klasik"}]}},
+                 reference={"calls": [], "answer": "x"})
+    search = {"role": "tool", "name": "search_music", "content": "- id: song-1 | song | Sephia | Kisah Klasik"}
+    guessed = {"role": "assistant", "calls": [{"name": "play_music", "arguments": {"query": "alb-1"}}]}
+    assert ("reference-id", "reference.calls") in rules(lints(s, played(search, guessed)))
+    # an id the output showed, or a longer id that merely contains it, is told apart
+    looked_up = {"role": "assistant", "calls": [{"name": "play_music", "arguments": {"query": "song-1"}}]}
+    assert "reference-id" not in [r for r, _ in rules(lints(s, played(search, looked_up)))]
+    shown_longer = {"role": "tool", "name": "search_music", "content": "- id: alb-12 | album | Kisah Klasik"}
+    assert ("reference-id", "reference.calls") in rules(lints(s, played(shown_longer, guessed)))
+
+
 def test_a_date_time_check_without_offset_on_an_operation_taking_offsets_is_flagged():
     offsets = offset_operations({"google-calendar/update_event": {"properties": {"startTime": {
         "type": "string", "description": "Start, RFC 3339 date-time with offset"}}}})

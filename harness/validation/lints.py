@@ -19,6 +19,9 @@ through.
   tool gave, which the checks then tend to require or exclude. Times the answer works out (an
   arrival from now and a duration) are exempt where ``reference.derived`` lists
   ``"reference.answer"``;
+- ``reference-id``: a reference call passes an item id (of the phone data, the scripted MCP
+  answers, or shaped as the phone derives them: ``alb-2``) that nothing the agent saw before the
+  call holds: the reference path guesses what a model would have to look up;
 - ``untimed-arg``: a date-time argument check without an offset (``{+2d}T14:00``, ``{local:..}``)
   on a connection operation whose schema accepts date-times with an offset: as a substring it also
   matches another instant written in UTC (``2026-11-06T14:00:00Z``).
@@ -41,6 +44,7 @@ from orvena_bench.formats.result import ResultLine
 from orvena_bench.formats.scenario import ExpectedCall, Scenario
 from orvena_bench.formats.textmatch import Folded, fold
 from harness.validation.grounding import KNOWLEDGE_CATEGORIES
+from simphone.phone import ID_PREFIXES
 
 @dataclass(frozen=True)
 class Lint:
@@ -330,6 +334,47 @@ def reference_time_lints(scenario: Scenario, clock: Clock, answer: str, seen: li
                    "reference.derived)")
 
 
+# --- reference-id -----------------------------------------------------------------------------
+
+_DERIVED_ID = re.compile(r"^(?:%s)-\d+$" % "|".join(map(re.escape, ID_PREFIXES.values())))
+
+
+def _item_ids(value: object, key: str = "") -> Iterator[str]:
+    """The values of id fields (``id``, ``eventId``, ``file_id``) anywhere in JSON data."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            yield from _item_ids(v, str(k))
+    elif isinstance(value, list):
+        for v in value:
+            yield from _item_ids(v, key)
+    elif isinstance(value, str) and (key == "id" or key.endswith(("Id", "_id"))):
+        yield value
+
+
+def _shows(text: str, item_id: str) -> bool:
+    # "evt-1" is not shown by "evt-12".
+    return re.search(rf"(?<![\w-]){re.escape(item_id)}(?![\w-])", text, re.IGNORECASE) is not None
+
+
+def reference_id_lints(scenario: Scenario, result: ResultLine) -> Iterator[Lint]:
+    data = scenario.dump()
+    known = set(_item_ids(data.get("phone"))) | set(_item_ids(data.get("tools")))
+    seen: list[str] = []
+    for message in result.transcript:
+        if message.role == "system":
+            continue  # the tool descriptions' example ids are no data the agent looked up
+        if message.role != "assistant":
+            seen.append(message.content)
+            continue
+        for call in message.calls:
+            for value in _json_strings(call.arguments):
+                item_id = value.strip()
+                if (item_id in known or _DERIVED_ID.match(item_id)) and not _shows("\n".join(seen), item_id):
+                    yield Lint("reference-id", "reference.calls", f"the reference calls {call.name} with "
+                               f"the id {item_id!r}, which nothing the agent saw before that call holds: "
+                               "look it up first on the path, or name the item as a tool output shows it")
+
+
 # --- untimed-arg ------------------------------------------------------------------------------
 
 _LOCAL_DATETIME = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2})?$")
@@ -380,6 +425,8 @@ def lints(scenario: Scenario, result: ResultLine | None, offsets: dict[str, bool
              *answer_not_fact_lints(scenario, clock, outputs)]
     if result is not None and scenario.category not in KNOWLEDGE_CATEGORIES and set_name != "restraint":
         found += reference_time_lints(scenario, clock, answer, seen)
+    if result is not None:
+        found += reference_id_lints(scenario, result)
     if set_name != "ask":
         found += echo_lints(scenario, clock, writes)  # the ask set's options are the request's own words
     found += untimed_arg_lints(scenario, clock, offsets or {})
