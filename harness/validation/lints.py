@@ -366,10 +366,11 @@ def reference_id_lints(scenario: Scenario, result: ResultLine) -> Iterator[Lint]
         if message.role != "assistant":
             seen.append(message.content)
             continue
+        shown = "\n".join(seen)
         for call in message.calls:
             for value in _json_strings(call.arguments):
                 item_id = value.strip()
-                if (item_id in known or _DERIVED_ID.match(item_id)) and not _shows("\n".join(seen), item_id):
+                if (item_id in known or _DERIVED_ID.match(item_id)) and not _shows(shown, item_id):
                     yield Lint("reference-id", "reference.calls", f"the reference calls {call.name} with "
                                f"the id {item_id!r}, which nothing the agent saw before that call holds: "
                                "look it up first on the path, or name the item as a tool output shows it")
